@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sbd.h - the one place where sbd meets differences between kernels.
+ *
+ * sbd.c is written against the block layer of today (7.x).  Each helper
+ * below hides one API that changed between 6.1 LTS and now, and says
+ * which kernel changed it.  Add a kernel by adjusting these, not sbd.c.
+ */
+#ifndef SBD_H
+#define SBD_H
+
+#include <linux/version.h>
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+
+#define SBD_VERSION "1.0.0"
+
+/*
+ * 6.14 made merging unconditional and removed BLK_MQ_F_SHOULD_MERGE;
+ * before it, a tag set had to ask for merges.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
+#define SBD_TAG_SET_MERGE BLK_MQ_F_SHOULD_MERGE
+#else
+#define SBD_TAG_SET_MERGE 0
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+/*
+ * Before 6.9 a queue was allocated with default limits and then adjusted
+ * one setter at a time; the setters were removed in 6.10 and 6.11.
+ */
+static inline void sbd_apply_limits(struct request_queue *q,
+				    const struct queue_limits *lim)
+{
+	blk_queue_logical_block_size(q, lim->logical_block_size);
+	blk_queue_physical_block_size(q, lim->physical_block_size);
+	blk_queue_max_hw_sectors(q, lim->max_hw_sectors);
+	blk_queue_max_segments(q, lim->max_segments);
+	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
+	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
+	/* No setter existed for the granularity: drivers wrote it directly. */
+	q->limits.discard_granularity = lim->discard_granularity;
+}
+#endif
+
+/*
+ * sbd_alloc_disk() - blk_mq_alloc_disk() with the limits applied.
+ *
+ * 6.9 added the limits argument (applied atomically at allocation).
+ * 6.11 turned queue flags into lim->features and made non-rotational the
+ * default; before it, a queue was rotational until told otherwise.
+ * Returns an ERR_PTR on failure, like blk_mq_alloc_disk() on every kernel.
+ */
+static inline struct gendisk *sbd_alloc_disk(struct blk_mq_tag_set *set,
+					     struct queue_limits *lim,
+					     void *queuedata)
+{
+	struct gendisk *disk;
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	disk = blk_mq_alloc_disk(set, lim, queuedata);
+#else
+	disk = blk_mq_alloc_disk(set, queuedata);
+	if (!IS_ERR(disk))
+		sbd_apply_limits(disk->queue, lim);
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
+	if (!IS_ERR(disk))
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+#endif
+	return disk;
+}
+
+#endif /* SBD_H */

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# boot-vm.sh TIER INITRAMFS LOG: boot TIER's kernel under QEMU (TCG) with
+# INITRAMFS and write the serial console to LOG.
+#
+# Exit status: 0 if the guest reached the end of /init ("@@ vm-done"),
+# 1 if it panicked, hung or was killed (the console's last lines are
+# printed).  The guest is never given more than $VM_TIMEOUT seconds.
+# Stock kernels hang under this machine's nested KVM: TCG only.
+. "$(dirname "$0")/lib.sh"
+tier=${1:?usage: boot-vm.sh TIER INITRAMFS LOG}
+initrd=${2:?initramfs}
+logf=${3:?log file}
+VM_TIMEOUT=${VM_TIMEOUT:-1800}
+VM_MEM=${VM_MEM:-6144}
+VM_CPUS=${VM_CPUS:-2}
+kernel=$(kernel_dir "$tier")/vmlinuz
+# loglevel=1 keeps printk off the console so result lines stay whole;
+# oopses and panics still print, and the tests read dmesg themselves.
+VM_APPEND=${VM_APPEND:-console=ttyS0 quiet loglevel=1 panic=-1}
+
+mkdir -p "$(dirname "$logf")"
+rc=0
+timeout --foreground -k 10 "$VM_TIMEOUT" \
+	qemu-system-x86_64 -accel tcg -cpu max -smp "$VM_CPUS" -m "$VM_MEM" \
+	-nographic -no-reboot -monitor none -serial stdio \
+	-kernel "$kernel" -initrd "$initrd" -append "$VM_APPEND" \
+	</dev/null >"$logf" 2>&1 || rc=$?
+
+if grep -q '^@@ vm-done' "$logf"; then
+	exit 0
+fi
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	echo "$tier: VM timed out after ${VM_TIMEOUT}s; last console lines:" >&2
+else
+	echo "$tier: VM stopped before the tests finished (qemu exit $rc); last console lines:" >&2
+fi
+tail -n 40 "$logf" | sed 's/^/    | /' >&2
+exit 1

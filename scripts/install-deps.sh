@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the host packages the harness needs (idempotent).
+. "$(dirname "$0")/lib.sh"
+need_root
+
+PKGS="make gcc bc flex bison libelf-dev kmod cpio gzip xz-utils zstd
+      qemu-system-x86 debootstrap busybox-static dash fio e2fsprogs
+      xfsprogs util-linux fdisk mount coreutils"
+[ $# -gt 0 ] && PKGS="$PKGS $*"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	log "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi

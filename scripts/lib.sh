@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings and helpers for sbd's test harness.  Sourced, not run.
+#
+# Pipeline, one script per step (see README.md):
+#   install-deps.sh -> fetch-kernel.sh -> build-module.sh
+#   -> make-initramfs.sh -> boot-vm.sh, driven by run-tests.sh / demo.sh
+
+set -euo pipefail
+
+SBD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Large downloads (kernel images, the sid chroot) live outside the
+# repository so that later runs and CI on the same machine reuse them.
+SBD_CACHE=${SBD_CACHE:-/var/cache/sbd}
+# Per-run output (built modules, initramfs images, console logs).
+SBD_OUT=${SBD_OUT:-$SBD_ROOT/out}
+# The kernel tiers sbd supports; "newest" is whatever Debian sid ships.
+SBD_ALL_KERNELS="6.1 6.12 newest"
+SID_CHROOT=$SBD_CACHE/sid-chroot
+
+log()  { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+need_root() {
+	[ "$(id -u)" = 0 ] || die "run as root (installs packages, uses chroot)"
+}
+
+# Expand KERNELS (e.g. "7.2 6.12") into tier names; 7.x means newest.
+kernel_tiers() {
+	local k out=""
+	for k in ${KERNELS:-$SBD_ALL_KERNELS}; do
+		case $k in
+		6.1|6.12|newest) out="$out $k" ;;
+		7*|sid) out="$out newest" ;;
+		*) die "unknown kernel '$k' (choose from: 6.1 6.12 7.2/newest)" ;;
+		esac
+	done
+	echo $out
+}
+
+# Where fetch-kernel.sh leaves a tier: vmlinuz, modules/, release, kdir.
+kernel_dir() { echo "$SBD_CACHE/kernels/$1"; }
+
+# Run a command inside the sid chroot with /proc mounted (objtool needs
+# it), unmounting again whatever happens.
+in_sid_chroot() {
+	mountpoint -q "$SID_CHROOT/proc" || mount -t proc proc "$SID_CHROOT/proc"
+	local rc=0
+	chroot "$SID_CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 "$@" || rc=$?
+	umount "$SID_CHROOT/proc" 2>/dev/null || true
+	return $rc
+}
