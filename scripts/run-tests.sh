@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run-tests.sh: the whole test suite, on every supported kernel.
+#
+#   KERNELS="6.1 6.12 7.2"   which kernels (default: all three)
+#   TESTS="00-smoke.sh ..."  which tests/ areas (default: all)
+#
+# For each kernel: fetch it, build sbd with W=1 (a warning is a failure),
+# pack an initramfs, boot it and count the guest's result lines.  A
+# kernel whose fetch, build or boot fails counts as a failure, never as
+# a skip.  Ends with "N passed, N failed[, N skipped]".
+. "$(dirname "$0")/lib.sh"
+need_root
+"$SBD_ROOT/scripts/install-deps.sh"
+
+passed=0 failed=0 skipped=0
+ok()   { passed=$((passed + 1)); echo "ok $1"; }
+bad()  { failed=$((failed + 1)); echo "FAIL $1"; }
+
+run_tier() {
+	local tier=$1 name out=$SBD_OUT/$1
+	mkdir -p "$out"
+	name=$tier
+	if ! "$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1; then
+		bad "$name/fetch-kernel"; tail -n 20 "$out/fetch.log"; return
+	fi
+	[ "$tier" = newest ] && name="newest($(cat "$(kernel_dir newest)/release"))"
+	if "$SBD_ROOT/scripts/build-module.sh" "$tier" W=1 >"$out/build.log" 2>&1 &&
+	   ! grep -E 'warning:|error:' "$out/build.log"; then
+		ok "$name/build-W=1"
+	else
+		bad "$name/build-W=1"; tail -n 30 "$out/build.log"; return
+	fi
+	if ! "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
+		run-in-vm.sh ${TESTS:-} >"$out/initramfs.log" 2>&1; then
+		bad "$name/initramfs"; tail -n 20 "$out/initramfs.log"; return
+	fi
+	log "$name: booting; console in $out/console.log"
+	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" \
+		"$out/console.log" || bad "$name/vm-finished"
+	# Count the guest's verdicts and show the evidence of each failure.
+	local line
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"@@ ok "*)   ok "$name/${line#@@ ok }" ;;
+		"@@ FAIL "*) bad "$name/${line#@@ FAIL }" ;;
+		"@@ skip "*) skipped=$((skipped + 1)); echo "skip $name/${line#@@ skip }" ;;
+		"@@ | "*)    echo "    ${line#@@ | }" ;;
+		esac
+	done < <(grep -a '^@@ ' "$out/console.log")
+}
+
+start=$(date +%s)
+for tier in $(kernel_tiers); do
+	run_tier "$tier"
+done
+log "took $(( $(date +%s) - start ))s"
+summary="$passed passed, $failed failed"
+[ $skipped = 0 ] || summary="$summary, $skipped skipped"
+echo "$summary"
+[ $failed = 0 ]

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# run-in-vm.sh [AREA-FILE...]: run test areas inside the VM.
+# Without arguments, every tests/NN-*.sh runs, in order.  Each area runs
+# in its own shell with a time limit, starts with an empty dmesg and ends
+# with a dmesg check; sbd is unloaded between areas.
+. ./lib.sh
+AREA_TIMEOUT=${AREA_TIMEOUT:-1200}
+
+echo "@@ kernel $(uname -r)"
+[ $# -gt 0 ] || set -- [0-9][0-9]-*.sh
+for f in "$@"; do
+	AREA=$(basename "$f" .sh | sed 's/^[0-9]*-//')
+	export AREA
+	echo "@@ area $AREA"
+	dmesg -C
+	mkdir -p "$TMP" "$MNT"
+	if ! timeout "$AREA_TIMEOUT" /bin/sh -c ". ./lib.sh; . ./$f"; then
+		fail finished "area $AREA did not finish (exit status $? or timeout after ${AREA_TIMEOUT}s)"
+	fi
+	# Leave nothing behind for the next area.
+	for m in $(grep -o " $MNT[^ ]*" /proc/mounts | sort -r); do umount "$m"; done
+	unload_sbd || fail cleanup "sbd still loaded after the area: $(cat /sys/module/sbd/refcnt 2>/dev/null)"
+	rm -rf "$TMP"
+	dmesg_clean dmesg
+done
