@@ -15,10 +15,11 @@ cp "$SBD_ROOT"/Makefile "$SBD_ROOT"/Kbuild "$SBD_ROOT"/*.[ch] "$src"/
 if [ "$tier" = newest ]; then
 	# Its kbuild tools need sid's glibc and compiler: build in the chroot.
 	mkdir -p "$SID_CHROOT/build"
-	rm -rf "$SID_CHROOT/build/sbd"
-	cp -r "$src" "$SID_CHROOT/build/sbd"
-	in_sid_chroot make -C /build/sbd KDIR="$kdir" "$@"
-	cp "$SID_CHROOT/build/sbd/sbd.ko" "$src/"
+	cdir=$(mktemp -d "$SID_CHROOT/build/sbd.XXXX")
+	trap 'rm -rf "$cdir"' EXIT
+	cp -r "$src"/. "$cdir"/
+	in_sid_chroot make -C "/build/${cdir##*/}" KDIR="$kdir" "$@"
+	cp "$cdir/sbd.ko" "$src/"
 else
 	make -C "$src" KDIR="$kdir" "$@"
 fi

@@ -16,6 +16,9 @@ need_root
 tier=${1:?usage: fetch-kernel.sh 6.1|6.12|newest}
 dir=$(kernel_dir "$tier")
 mkdir -p "$dir"
+# Parallel runs share the cache and apt: fetch one at a time.
+exec 9>"$SBD_CACHE/.fetch.lock"
+flock 9
 # Downloads land in root-owned cache directories: skip apt's _apt sandbox.
 APT_AS_ROOT="-o APT::Sandbox::User=root"
 

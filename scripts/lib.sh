@@ -16,6 +16,7 @@ SBD_OUT=${SBD_OUT:-$SBD_ROOT/out}
 # The kernel tiers sbd supports; "newest" is whatever Debian sid ships.
 SBD_ALL_KERNELS="6.1 6.12 newest"
 SID_CHROOT=$SBD_CACHE/sid-chroot
+mkdir -p "$SBD_CACHE" 2>/dev/null || true
 
 log()  { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -41,12 +42,19 @@ kernel_tiers() {
 kernel_dir() { echo "$SBD_CACHE/kernels/$1"; }
 
 # Run a command inside the sid chroot with /proc mounted (objtool needs
-# it), unmounting again whatever happens.
+# it), unmounting again whatever happens.  One user at a time: runs in
+# parallel would unmount /proc under each other.
 in_sid_chroot() {
-	mountpoint -q "$SID_CHROOT/proc" || mount -t proc proc "$SID_CHROOT/proc"
 	local rc=0
-	chroot "$SID_CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LANG=C.UTF-8 "$@" || rc=$?
-	umount "$SID_CHROOT/proc" 2>/dev/null || true
+	(
+		flock 8
+		mountpoint -q "$SID_CHROOT/proc" ||
+			mount -t proc proc "$SID_CHROOT/proc"
+		chroot "$SID_CHROOT" /usr/bin/env -i \
+			PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+			"$@" || rc=$?
+		umount "$SID_CHROOT/proc" 2>/dev/null || true
+		exit $rc
+	) 8>"$SBD_CACHE/.sid-chroot.lock" || rc=$?
 	return $rc
 }

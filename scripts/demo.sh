@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# demo.sh: build sbd, boot a VM, and show it at work (see tests/demo.sh).
+#   KERNEL=6.12 (default), 6.1 or 7.2;  NSECTORS=32768 HARDSECT_SIZE=4096
+. "$(dirname "$0")/lib.sh"
+need_root
+KERNELS=${KERNEL:-6.12}
+tier=$(kernel_tiers)
+out=$SBD_OUT/demo
+mkdir -p "$out"
+"$SBD_ROOT/scripts/install-deps.sh"
+log "fetching kernel $tier (cached after the first run)"
+"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
+	{ tail "$out/fetch.log"; die "fetching the kernel failed"; }
+log "building sbd.ko against $(cat "$(kernel_dir "$tier")/release")"
+"$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
+	{ tail "$out/build.log"; die "build failed"; }
+"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" demo.sh \
+	"${NSECTORS:-32768}" "${HARDSECT_SIZE:-4096}" 2>/dev/null
+log "booting the VM (software emulation, about a minute)"
+"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
+	die "the VM did not finish; console in $out/console.log"
+grep -a '^@@ demo' "$out/console.log" | sed 's/^@@ demo //; s/\r$//'
+grep -aq '^@@ demo RESULT: sbd works' "$out/console.log"

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# demo.sh: show sbd doing its job, as a user would, with a readable
+# summary.  Runs inside the VM; lines starting "@@ demo" reach the host.
+. ./lib.sh
+NSECTORS=${1:-32768}
+SECT=${2:-4096}
+say() { echo "@@ demo $*"; }
+step() {
+	_what=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		say "  ok    $_what"
+	else
+		say "  FAIL  $_what: $(echo "$_out" | tail -n 2 | tr '\n' ' ')"
+		FAILED=1
+	fi
+}
+FAILED=0
+mkdir -p "$MNT" "$TMP"
+
+say "kernel $(uname -r), $(nproc) CPUs"
+say "\$ insmod sbd.ko nsectors=$NSECTORS hardsect_size=$SECT"
+step "load" insmod /sbd.ko nsectors="$NSECTORS" hardsect_size="$SECT"
+say "  dmesg: $(dmesg | grep 'sbd: sbd0' | sed 's/^\[[^]]*\] //')"
+say "  /dev/sbd0: $(blockdev --getsize64 /dev/sbd0) bytes, logical block $(blockdev --getss /dev/sbd0), physical block $(blockdev --getpbsz /dev/sbd0)"
+say "  fresh device reads zeros: $(if cmp -s -n 1048576 /dev/sbd0 /dev/zero; then echo yes; else echo NO; FAILED=1; fi)"
+
+say "\$ dd a random 16 MiB pattern to /dev/sbd0 and read it back"
+random_file "$TMP/pattern" $((16 << 20))
+step "dd write (O_DIRECT)" dd if="$TMP/pattern" of=/dev/sbd0 bs=1M oflag=direct
+step "dd read back, identical" sh -c "dd if=/dev/sbd0 bs=1M count=16 iflag=direct 2>/dev/null | cmp - $TMP/pattern"
+
+say "\$ mkfs.ext4 /dev/sbd0 && mount /dev/sbd0 $MNT"
+step "mkfs.ext4" mkfs.ext4 -q -F /dev/sbd0
+step "mount" mount /dev/sbd0 "$MNT"
+for i in 1 2 3 4; do random_file "$MNT/file$i" $((i << 20)); done
+sums=$(cd "$MNT" && sha256sum file*)
+say "  wrote 4 files, $(du -sh "$MNT" | cut -f1) in use: $(df -h "$MNT" | awk 'NR==2 {print $2 " filesystem, " $4 " free"}')"
+step "umount" umount "$MNT"
+step "e2fsck -fn: clean" e2fsck -fn /dev/sbd0
+step "mount again" mount /dev/sbd0 "$MNT"
+step "files read back with the same sha256" sh -c "cd $MNT && echo \"$sums\" | sha256sum -c --quiet"
+step "umount" umount "$MNT"
+
+# fio_summary TERSE-FILE: "read N IOPS, write N IOPS" from terse v3 output
+# (field 8 is read IOPS, field 49 write IOPS, summed over jobs).
+fio_summary() {
+	awk -F';' '{ r += $8; w += $49 } END { printf "read %d IOPS, write %d IOPS", r, w }' "$1"
+}
+FIO="fio --filename=/dev/sbd0 --bs=4k --ioengine=libaio --iodepth=16 --numjobs=4
+	--direct=1 --size=32m --offset_increment=32m --output-format=terse --terse-version=3"
+
+say "\$ fio: 4 jobs x 32 MiB of 4 KiB random writes, iodepth 16, then crc32c verify"
+if $FIO --name=write --rw=randwrite --verify=crc32c --verify_fatal=1 > "$TMP/fio.out" 2>&1; then
+	say "  ok    fio write + verify: $(fio_summary "$TMP/fio.out")"
+else
+	say "  FAIL  fio write + verify: $(grep -v '^3;' "$TMP/fio.out" | tail -n 3 | tr '\n' ' ')"
+	FAILED=1
+fi
+say "\$ fio: 4 KiB random reads, 4 jobs, iodepth 16, 5 s"
+if $FIO --name=read --rw=randread --time_based --runtime=5 > "$TMP/fio.out" 2>&1; then
+	say "  ok    fio read: $(fio_summary "$TMP/fio.out") (software emulation: absolute numbers mean little)"
+else
+	say "  FAIL  fio read: $(grep -v '^3;' "$TMP/fio.out" | tail -n 3 | tr '\n' ' ')"
+	FAILED=1
+fi
+
+step "rmmod sbd" rmmod sbd
+bad=$(dmesg | grep -E "$DMESG_BAD")
+if [ -z "$bad" ]; then say "  ok    dmesg: no warnings"; else say "  FAIL  dmesg: $bad"; FAILED=1; fi
+if [ $FAILED = 0 ]; then say "RESULT: sbd works"; else say "RESULT: something failed (see above)"; fi
