@@ -5,6 +5,10 @@
 #   make                   build sbd.ko for the running kernel
 #   make KDIR=/path        build against other headers
 #   make clean
+#   make install           install into /lib/modules/RELEASE/extra, run depmod
+#                          (INSTALL_MOD_PATH=/staging/root honoured)
+#   make uninstall         remove it again, run depmod
+#   make lint              checkpatch, sparse and W=1 on all kernels (as root)
 #   make demo              boot a VM and show sbd at work (as root)
 #   make test              run the whole test suite in VMs (as root)
 
@@ -15,10 +19,31 @@ all: modules
 modules clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $@
 
+# The release KDIR's kernel reports (uname -r), which need not be the
+# running one.  Debian's include/config/kernel.release says "6.1.192"
+# where the modules live in 6.1.0-NN-amd64: read UTS_RELEASE instead.
+KVER ?= $(shell awk -F'"' '/UTS_RELEASE/ { print $$2 }' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null || uname -r)
+# kbuild runs in KDIR: hand it an absolute staging root.
+DESTROOT := $(if $(INSTALL_MOD_PATH),$(abspath $(INSTALL_MOD_PATH)),/)
+MODDIR := $(patsubst //%,/%,$(DESTROOT)/lib/modules/$(KVER))
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra \
+		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(DESTROOT)) modules_install
+	depmod -b $(DESTROOT) $(KVER)
+
+uninstall:
+	rm -f $(foreach s,.ko .ko.xz .ko.gz .ko.zst,$(MODDIR)/extra/sbd$(s))
+	depmod -b $(DESTROOT) $(KVER)
+
+lint:
+	scripts/lint.sh
+
 demo:
 	scripts/demo.sh
 
 test:
 	scripts/run-tests.sh
 
-.PHONY: all modules clean demo test
+.PHONY: all modules clean install uninstall lint demo test
