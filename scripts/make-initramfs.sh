@@ -22,10 +22,10 @@ ko=$SBD_OUT/build/$tier/sbd.ko
 # /bin/sh is dash, which (unlike busybox's ash) runs what PATH finds.
 TOOLS="dash kmod fio mke2fs e2fsck dumpe2fs mkfs.xfs xfs_repair sfdisk
        blkdiscard blockdev fstrim mount umount losetup dd cmp sha256sum
-       od head tail timeout stat truncate sync nproc seq sort"
+       od head tail timeout stat truncate sync nproc seq sort dmesg xfs_io"
 # Kernel modules, with their dependencies.  Missing ones are built in.
 MODULES="ext4 xfs brd null_blk zram crc32c crc32c_generic crc32c-intel
-	 libcrc32c lzo-rle lz4 zstd"
+	 libcrc32c lzo-rle lz4 zstd kyber-iosched bfq"
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/sbd-initramfs.XXXX")
 trap 'rm -rf "$root"' EXIT
@@ -88,6 +88,9 @@ cp "$ko" "$root/sbd.ko"
 depmod -b "$root" "$rel"
 
 cp -r "$SBD_ROOT/tests" "$root/tests"
+# Hook: extra files for the image (e.g. the benchmark's binaries),
+# copied over / from the directory $SBD_INITRAMFS_EXTRA.
+[ -z "${SBD_INITRAMFS_EXTRA:-}" ] || cp -r "$SBD_INITRAMFS_EXTRA"/. "$root"/
 cat > "$root/init" <<INIT
 #!/bin/sh
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin

@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""report.py OUTDIR LABEL=CONSOLE.LOG...: turn tests/bench.sh's "@@ bench"
+lines into OUTDIR/results.md (tables), OUTDIR/results.csv (every round),
+OUTDIR/summary.csv (medians, spread, ratio to brd) and, per kernel,
+OUTDIR/ratios-LABEL.dat for the chart (gnuplot runs in scripts/bench.sh).
+The figure is the median of the rounds; the spread is min-max."""
+import statistics
+import sys
+
+ORDER = ["randread-qd1", "randread-qd1-uring", "randread-qd32",
+         "randwrite-qd1", "randwrite-qd1-uring", "randwrite-qd32",
+         "randrw70-2j-qd16", "seqread-1m-qd8", "seqwrite-1m-qd8"]
+DESC = {
+    "randread-qd1": "4k randread QD1 libaio",
+    "randread-qd1-uring": "4k randread QD1 io_uring",
+    "randread-qd32": "4k randread QD32 libaio",
+    "randwrite-qd1": "4k randwrite QD1 libaio",
+    "randwrite-qd1-uring": "4k randwrite QD1 io_uring",
+    "randwrite-qd32": "4k randwrite QD32 libaio",
+    "randrw70-2j-qd16": "4k randrw 70/30 2 jobs QD16",
+    "seqread-1m-qd8": "1M seq read QD8",
+    "seqwrite-1m-qd8": "1M seq write QD8",
+}
+DEV_ORDER = ["sbd", "sbd-tuned", "brd", "null_blk", "zram"]
+
+
+def unit(w):
+    return "MiB/s" if w.startswith("seq") else "IOPS"
+
+
+def fmt(v):
+    return f"{v:.0f}" if v >= 100 else f"{v:.1f}"
+
+
+def parse(path):
+    res, settings, memcpy, info, notes = {}, {}, [], [], []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            if not line.startswith("@@ bench "):
+                continue
+            w = line.split()[2:]
+            if w[0] == "result" and len(w) == 5:
+                res.setdefault((w[2], w[3]), []).append((int(w[1]), float(w[4])))
+            elif w[0] == "setting":
+                settings[w[1]] = dict(kv.split("=", 1) for kv in w[2:])
+            elif w[0] == "memcpy" and len(w) == 4:
+                memcpy.append((float(w[2]), float(w[3])))
+            elif w[0] == "info":
+                info.append(" ".join(w[1:]))
+            elif w[0] == "note":
+                notes.append(" ".join(w[1:]))
+    return res, settings, memcpy, info, notes
+
+
+def main():
+    out = sys.argv[1]
+    runs = [a.split("=", 1) for a in sys.argv[2:]]
+    md = ["# sbd benchmark results", "",
+          "Produced by `scripts/bench.sh`. fio, `direct=1`, time-based; "
+          "each figure is the **median of the rounds**, the spread "
+          "(min-max) in brackets; ratios are median/median against brd. "
+          "QEMU TCG: absolute numbers mean little, the ratios within one "
+          "VM boot are the result.", ""]
+    rows = ["kernel,round,device,workload,unit,value"]
+    summ = ["kernel,workload,unit,device,median,min,max,ratio_to_brd"]
+    for label, path in runs:
+        res, settings, memcpy, info, notes = parse(path)
+        devs = [d for d in DEV_ORDER if any(k[0] == d for k in res)]
+        devs += sorted({k[0] for k in res} - set(devs))
+        wls = [w for w in ORDER if any(k[1] == w for k in res)]
+        md += [f"## Kernel {label}", ""]
+        md += [f"- {i}" for i in info]
+        med = {}
+        for (d, w), vals in res.items():
+            vs = [v for _, v in vals]
+            med[d, w] = (statistics.median(vs), min(vs), max(vs), len(vs))
+            for r, v in sorted(vals):
+                rows.append(f"{label},{r},{d},{w},{unit(w)},{v}")
+        mc_hot = statistics.median([h for h, _ in memcpy]) if memcpy else 0
+        mc_str = statistics.median([s for _, s in memcpy]) if memcpy else 0
+        if memcpy:
+            md.append(f"- memcpy (bench/memcpy-bench.c, 1 MiB buffers, in the VM): "
+                      f"hot {mc_hot:.0f} MiB/s, streamed from a 256 MiB buffer "
+                      f"{mc_str:.0f} MiB/s (median of {len(memcpy)})")
+        md.append("")
+        md += ["| workload | unit | " + " | ".join(devs) + " |",
+               "|---|---|" + "---|" * len(devs)]
+        for w in wls:
+            cells = []
+            for d in devs:
+                if (d, w) in med:
+                    m, lo, hi, n = med[d, w]
+                    cells.append(f"{fmt(m)} ({fmt(lo)}-{fmt(hi)})")
+                else:
+                    cells.append("-")
+            md.append(f"| {DESC.get(w, w)} | {unit(w)} | " + " | ".join(cells) + " |")
+        md.append("")
+        others = [d for d in devs if d != "brd"]
+        md += ["Ratio to brd (median / median; per-round ratio range in brackets):", "",
+               "| workload | " + " | ".join(others) + " |",
+               "|---|" + "---|" * len(others)]
+        dat = ["workload " + " ".join(others)]
+        for w in wls:
+            cells, datc = [], []
+            b = med.get(("brd", w))
+            brd_by_round = dict(res.get(("brd", w), []))
+            for d in others:
+                if b and (d, w) in med and b[0] > 0:
+                    ratio = med[d, w][0] / b[0]
+                    rr = [v / brd_by_round[r] for r, v in res[d, w]
+                          if brd_by_round.get(r)]
+                    span = f" ({min(rr):.2f}-{max(rr):.2f})" if rr else ""
+                    cells.append(f"**{ratio:.2f}**{span}" if d == "sbd" else f"{ratio:.2f}{span}")
+                    datc.append(f"{ratio:.3f}")
+                else:
+                    cells.append("-")
+                    datc.append("NaN")
+            md.append(f"| {DESC.get(w, w)} | " + " | ".join(cells) + " |")
+            dat.append(f"\"{DESC.get(w, w)}\" " + " ".join(datc))
+        for w in wls:
+            for d in devs:
+                if (d, w) in med:
+                    m, lo, hi, n = med[d, w]
+                    b = med.get(("brd", w))
+                    ratio = f"{m / b[0]:.3f}" if b and b[0] else ""
+                    summ.append(f"{label},{w},{unit(w)},{d},{m},{lo},{hi},{ratio}")
+        with open(f"{out}/ratios-{label}.dat", "w") as f:
+            f.write("\n".join(dat) + "\n")
+        md.append("")
+        if memcpy:
+            for d in [x for x in devs if x.startswith("sbd")]:
+                parts = []
+                for w, what in (("seqread-1m-qd8", "1M read"), ("seqwrite-1m-qd8", "1M write")):
+                    if (d, w) in med:
+                        parts.append(f"{what} = {med[d, w][0] / mc_hot:.2f} of hot memcpy, "
+                                     f"{med[d, w][0] / mc_str:.2f} of streamed memcpy")
+                if parts:
+                    md.append(f"- {d}: " + "; ".join(parts))
+            md.append("")
+        keys = ["scheduler", "iostats", "nomerges", "add_random", "rq_affinity",
+                "nr_requests", "hw_queues", "max_sectors_kb", "logical_block_size"]
+        md += ["Settings each device ran with (read from sysfs; n/a = bio-based, "
+               "no request queue):", "",
+               "| device | disk | " + " | ".join(keys) + " |",
+               "|---|---|" + "---|" * len(keys)]
+        for d in devs:
+            s = settings.get(d, {})
+            md.append(f"| {d} | {s.get('dev', '?')} | " +
+                      " | ".join(s.get(k, "?") for k in keys) + " |")
+        md += ["", "Device set-up: sbd `nsectors=SIZE*2048 hardsect_size=512` "
+               "(\"sbd\" = as loaded, \"sbd-tuned\" = same disk with the tuned "
+               "sysfs settings above); brd `rd_nr=1 rd_size=SIZE*1024 max_part=0`; "
+               "null_blk via configfs `queue_mode=2 memory_backed=1 size=SIZE "
+               "blocksize=512 irqmode=0 submit_queues=nproc hw_queue_depth=128`, "
+               "scheduler none; zram `disksize=SIZE`, default compressor (its "
+               "logical block is fixed at 4096). All filled with the same random "
+               "data first.", ""]
+        if notes:
+            md += ["Notes from the VM:", ""] + [f"- {n}" for n in notes] + [""]
+    with open(f"{out}/results.md", "w") as f:
+        f.write("\n".join(md))
+    with open(f"{out}/results.csv", "w") as f:
+        f.write("\n".join(rows) + "\n")
+    with open(f"{out}/summary.csv", "w") as f:
+        f.write("\n".join(summ) + "\n")
+
+
+main()

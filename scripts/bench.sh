@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench.sh: benchmark sbd side by side with brd, null_blk and zram.
+#
+#   KERNELS="7.2 6.12"   which kernels (default "7.2 6.12"; 6.1 works too)
+#   ROUNDS=3             rounds; the median is the figure, min-max the spread
+#   SIZE_MB=512          size of every device (MiB)
+#   RUNTIME=5 RAMP=1     seconds per fio job (time_based) and its ramp
+#   TUNE=iostats=0,nomerges=2   sysfs settings for the "sbd-tuned" rows
+#   BENCH_RESULTS=bench/results where the table, CSVs and chart go
+# For experiments: BENCH_ONLY=randread-qd1,... and BENCH_DEVS=sbd,brd,...
+# pick workloads and devices; BENCH_EXTRA_KO=DIR packs DIR/TIER/NAME.ko
+# (an sbd built under another module and disk name) and benchmarks its
+# /dev/NAME0 in the same boot.
+#
+# One VM boot per kernel (tests/bench.sh inside); results go to
+# $BENCH_RESULTS/results.md (tables), results.csv (every round),
+# summary.csv (medians) and ratios.png (each device's ratio to brd).
+# Not part of the test suite: nothing here asserts a speed.
+. "$(dirname "$0")/lib.sh"
+need_root
+KERNELS=${KERNELS:-7.2 6.12}
+ROUNDS=${ROUNDS:-3}
+SIZE_MB=${SIZE_MB:-512}
+RUNTIME=${RUNTIME:-5}
+RAMP=${RAMP:-1}
+TUNE=${TUNE:-iostats=0,nomerges=2}
+RESULTS=${BENCH_RESULTS:-$SBD_ROOT/bench/results}
+"$SBD_ROOT/scripts/install-deps.sh" gnuplot-nox python3 libc6-dev
+
+work=$SBD_OUT/bench
+mkdir -p "$work" "$RESULTS"
+gcc -static -O2 -Wall -o "$work/memcpy-bench" "$SBD_ROOT/bench/memcpy-bench.c"
+
+# Memory for four disks (five with each extra sbd), the random fill
+# file and memcpy-bench's buffer, plus room for the rest.
+nextra=0
+start=$(date +%s)
+reports=()
+labels=()
+for k in $KERNELS; do
+	tier=$(KERNELS=$k kernel_tiers)
+	label=$k; [ "$tier" = newest ] && label=7.2
+	out=$work/$tier
+	mkdir -p "$out"
+	"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
+		{ tail "$out/fetch.log"; die "$tier: fetching the kernel failed"; }
+	"$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
+		{ tail "$out/build.log"; die "$tier: build failed"; }
+	extra=$out/extra
+	rm -rf "$extra"
+	mkdir -p "$extra/bench/ko"
+	cp "$work/memcpy-bench" "$extra/bench/"
+	if [ -n "${BENCH_EXTRA_KO:-}" ] && [ -d "$BENCH_EXTRA_KO/$tier" ]; then
+		cp "$BENCH_EXTRA_KO/$tier"/*.ko "$extra/bench/ko/" 2>/dev/null || true
+	fi
+	nextra=$(ls "$extra/bench/ko" | wc -l)
+	mem=$(( SIZE_MB * (6 + nextra) + 1536 ))
+	[ $mem -ge 6144 ] || mem=6144
+	SBD_INITRAMFS_EXTRA=$extra "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" \
+		"$out/initramfs.img" bench.sh "$SIZE_MB" "$ROUNDS" "$RUNTIME" \
+		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" \
+		>"$out/initramfs.log" 2>&1 ||
+		{ tail "$out/initramfs.log"; die "$tier: initramfs failed"; }
+	log "$label: benchmarking ($(cat "$(kernel_dir "$tier")/release")); console in $out/console.log"
+	VM_MEM=$mem VM_TIMEOUT=${VM_TIMEOUT:-3600} \
+		"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" \
+		"$out/console.log" || die "$label: the VM did not finish"
+	reports+=("$label=$out/console.log")
+	labels+=("$label")
+done
+
+/usr/bin/python3 "$SBD_ROOT/bench/report.py" "$RESULTS" "${reports[@]}"
+
+# The chart: one panel per kernel, each device's ratio to brd per workload.
+n=${#labels[@]}
+{
+	echo "set terminal pngcairo size 1100,$((380 * n)) font 'sans,9' noenhanced"
+	echo "set output '$RESULTS/ratios.png'"
+	echo "set multiplot layout $n,1"
+	echo "set style data histograms; set style histogram clustered gap 1"
+	echo "set style fill solid 0.85 border -1; set boxwidth 0.9"
+	echo "set key outside right top; set grid ytics; set yrange [0:*]"
+	echo "set xtics rotate by -25 noenhanced; set ylabel 'ratio to brd (median)'"
+	for l in "${labels[@]}"; do
+		dat=$RESULTS/ratios-$l.dat
+		ncol=$(head -1 "$dat" | wc -w)
+		echo "set title 'kernel $l: device / brd (1.0 = brd, dashed = 1.10)' noenhanced"
+		printf "plot for [c=2:%d] '%s' using c:xtic(1) title columnhead noenhanced, 1 with lines lc 'black' notitle, 1.1 with lines dt 2 lc 'red' notitle\n" "$ncol" "$dat"
+	done
+	echo "unset multiplot"
+} | gnuplot
+log "took $(( $(date +%s) - start ))s; results in $RESULTS/results.md, results.csv, summary.csv, ratios.png"
+cat "$RESULTS/results.md"

@@ -1,0 +1,194 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS]]: the in-VM side of
+# scripts/bench.sh (not a test: run-in-vm.sh runs only tests/NN-*.sh).
+#
+# Loads sbd, brd, null_blk and zram at SIZE_MB MiB each (plus any extra
+# sbd builds packed as /bench/ko/NAME.ko, disk /dev/NAME0), fills every
+# device with the same random data, then runs each fio workload on each
+# device, ROUNDS times, the devices interleaved (and rotated) inside each
+# round.  "sbd" runs with the queue settings it loads with; "sbd-tuned"
+# is the same disk with TUNE ("iostats=0 nomerges=2") written to sysfs.
+# Lines starting "@@ bench" reach the host, which does the arithmetic:
+#   @@ bench setting DEV KEY=VALUE...
+#   @@ bench result ROUND DEV WORKLOAD VALUE      (IOPS, or MiB/s for 1M)
+#   @@ bench memcpy ROUND HOT_MIBS STREAM_MIBS
+. ./lib.sh
+SIZE_MB=${1:-512}
+ROUNDS=${2:-3}
+RUNTIME=${3:-5}
+RAMP=${4:-1}
+TUNE=${5:-iostats=0 nomerges=2}
+TUNE=$(echo "$TUNE" | tr ',' ' ')
+# ONLY: comma-separated workload names; DEVS: comma-separated device
+# labels (both "all" for everything; for experiments).
+ONLY=$(echo "${6:-all}" | tr ',' '|')
+DEVPAT=$(echo "${7:-all}" | tr ',' '|')
+say() { echo "@@ bench $*"; }
+note() { echo "@@ bench note $*"; }
+mkdir -p "$TMP"
+
+say "info kernel $(uname -r) cpus $(nproc) fio $(fio --version) size_mb $SIZE_MB rounds $ROUNDS runtime $RUNTIME ramp $RAMP"
+
+# ---- devices ------------------------------------------------------------
+# DEVS: "LABEL:/dev/NODE" words, in benchmark order.
+DEVS=""
+add_dev() {
+	[ "$DEVPAT" = all ] || echo "$1" | grep -qxE "$DEVPAT" || return 0
+	DEVS="$DEVS $1:$2"
+}
+nsect=$((SIZE_MB * 2048))
+
+insmod "$SBD_KO" nsectors=$nsect hardsect_size=512 || note "sbd failed to load"
+[ -b /dev/sbd0 ] && add_dev sbd /dev/sbd0 && add_dev sbd-tuned /dev/sbd0
+for ko in /bench/ko/*.ko; do
+	[ -f "$ko" ] || continue
+	n=$(basename "$ko" .ko)
+	insmod "$ko" nsectors=$nsect hardsect_size=512 || note "$n failed to load"
+	[ -b "/dev/${n}0" ] && add_dev "$n" "/dev/${n}0"
+done
+modprobe brd rd_nr=1 rd_size=$((SIZE_MB * 1024)) max_part=0 || note "brd failed to load"
+[ -b /dev/ram0 ] && add_dev brd /dev/ram0
+
+# null_blk: size in MiB only through configfs.  queue_mode=2 (blk-mq),
+# memory_backed, 512-byte blocks, irqmode=0 (complete inline, like sbd
+# and brd; the default is a softirq), one submit queue per CPU.
+modprobe null_blk nr_devices=0 queue_mode=2 || note "null_blk failed to load"
+mount -t configfs configfs /sys/kernel/config 2>/dev/null
+nb=/sys/kernel/config/nullb/nullb0
+if mkdir "$nb" 2>/dev/null; then
+	echo 2 > $nb/queue_mode
+	echo "$SIZE_MB" > $nb/size
+	echo 512 > $nb/blocksize
+	echo 1 > $nb/memory_backed
+	echo 0 > $nb/irqmode
+	echo "$(nproc)" > $nb/submit_queues
+	echo 128 > $nb/hw_queue_depth
+	echo 1 > $nb/power || note "null_blk power=1 failed"
+fi
+[ -b /dev/nullb0 ] && add_dev null_blk /dev/nullb0
+
+# zram: default compressor; its logical block is fixed at 4096 bytes.
+modprobe zram num_devices=1 || note "zram failed to load"
+echo "${SIZE_MB}M" > /sys/block/zram0/disksize 2>/dev/null
+[ -b /dev/zram0 ] && add_dev zram /dev/zram0
+
+# rq-based devices get scheduler "none" (sbd's default already); the
+# bio-based ones (brd, zram) have none at all.
+for d in $DEVS; do
+	b=$(basename "${d#*:}")
+	[ -w /sys/block/$b/queue/scheduler ] && echo none > /sys/block/$b/queue/scheduler 2>/dev/null
+done
+
+# ---- settings -------------------------------------------------------------
+KEYS="scheduler iostats nomerges add_random rq_affinity nr_requests max_sectors_kb logical_block_size"
+qget() {
+	v=$(cat "/sys/block/$1/queue/$2" 2>/dev/null) || v=n/a
+	case $2 in scheduler) v=$(echo "$v" | sed 's/.*\[\(.*\)\].*/\1/; s/ .*//') ;; esac
+	[ -n "$v" ] || v=n/a
+	echo "$v"
+}
+# Settings each label runs with: "sbd" restores what sbd loaded with.
+SBD_SHIPPED=""
+for k in iostats nomerges add_random; do SBD_SHIPPED="$SBD_SHIPPED $k=$(qget sbd0 $k)"; done
+settings_for() {
+	case $1 in
+	sbd) echo "$SBD_SHIPPED" ;;
+	sbd-tuned) echo "$TUNE" ;;
+	*) echo "" ;;
+	esac
+}
+apply() {
+	b=$(basename "$2")
+	for kv in $(settings_for "$1"); do
+		echo "${kv#*=}" > "/sys/block/$b/queue/${kv%%=*}" 2>/dev/null ||
+			note "cannot set $kv on $b"
+	done
+}
+report_settings() {
+	for d in $DEVS; do
+		l=${d%%:*} n=${d#*:}
+		b=$(basename "$n")
+		apply "$l" "$n"
+		line="setting $l dev=$b"
+		for k in $KEYS; do line="$line $k=$(qget "$b" $k)"; done
+		line="$line hw_queues=$(ls -d /sys/block/$b/mq/* 2>/dev/null | wc -l)"
+		say "$line"
+	done
+}
+report_settings
+
+# ---- the same random data on every device ----------------------------------
+head -c $((SIZE_MB << 20)) /dev/urandom > "$TMP/random.bin"
+head -c $((4 << 20)) "$TMP/random.bin" | sha256sum > "$TMP/want"
+for d in $DEVS; do
+	l=${d%%:*} n=${d#*:}
+	[ "$l" = sbd-tuned ] && continue
+	dd if="$TMP/random.bin" of="$n" bs=1M oflag=direct 2>/dev/null || note "fill $l failed"
+	got=$(head -c $((4 << 20)) "$n" | sha256sum)
+	[ "$got" = "$(cat "$TMP/want")" ] || note "fill $l: read-back differs"
+done
+rm -f "$TMP/random.bin"
+note "filled with $SIZE_MB MiB of random data; zram mm_stat: $(cat /sys/block/zram0/mm_stat 2>/dev/null)"
+
+# ---- io_uring -------------------------------------------------------------
+URING=no
+if fio --name=probe --filename="${DEVS##*:}" --ioengine=io_uring --direct=1 \
+	--rw=randread --bs=4k --size=1m --io_size=1m > "$TMP/probe" 2>&1; then
+	URING=yes
+fi
+say "info io_uring $URING io_uring_disabled=$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo n/a)"
+[ $URING = yes ] || note "io_uring probe: $(tail -n 2 "$TMP/probe" | tr '\n' ' ')"
+
+# ---- workloads --------------------------------------------------------------
+# NAME|ENGINE|fio arguments
+WORKLOADS="randread-qd1|libaio|--rw=randread --bs=4k --iodepth=1
+randread-qd1-uring|io_uring|--rw=randread --bs=4k --iodepth=1
+randread-qd32|libaio|--rw=randread --bs=4k --iodepth=32
+randwrite-qd1|libaio|--rw=randwrite --bs=4k --iodepth=1
+randwrite-qd1-uring|io_uring|--rw=randwrite --bs=4k --iodepth=1
+randwrite-qd32|libaio|--rw=randwrite --bs=4k --iodepth=32
+randrw70-2j-qd16|libaio|--rw=randrw --rwmixread=70 --bs=4k --iodepth=16 --numjobs=2
+seqread-1m-qd8|libaio|--rw=read --bs=1m --iodepth=8
+seqwrite-1m-qd8|libaio|--rw=write --bs=1m --iodepth=8"
+[ "$ONLY" = all ] || WORKLOADS=$(echo "$WORKLOADS" | grep -E "^($ONLY)\|")
+
+ndev=$(echo $DEVS | wc -w)
+run_job() {	# LABEL NODE NAME ENGINE ARGS
+	apply "$1" "$2"
+	# shellcheck disable=SC2086
+	if fio --name=b --filename="$2" --ioengine="$4" $5 --direct=1 \
+		--size=${SIZE_MB}m --time_based --runtime="$RUNTIME" \
+		--ramp_time="$RAMP" --norandommap --randrepeat=0 \
+		--group_reporting --output-format=terse --terse-version=3 \
+		> "$TMP/fio.out" 2>&1; then
+		# terse v3: 7/8 read KiB/s and IOPS, 48/49 write KiB/s and IOPS
+		case $3 in
+		seq*) v=$(awk -F';' '/^3;/ { printf "%.1f", ($7 + $48) / 1024 }' "$TMP/fio.out") ;;
+		*)    v=$(awk -F';' '/^3;/ { printf "%d", $8 + $49 }' "$TMP/fio.out") ;;
+		esac
+		say "result $r $1 $3 $v"
+	else
+		note "fio $1 $3 failed: $(grep -v '^3;' "$TMP/fio.out" | tail -n 2 | tr '\n' ' ')"
+	fi
+}
+
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	say "memcpy $r $(/bench/memcpy-bench 3 256 | sed 's/^memcpy hot //; s/ stream / /')"
+	echo "$WORKLOADS" | while IFS='|' read -r name engine args; do
+		[ "$engine" = io_uring ] && [ $URING = no ] && continue
+		# Rotate the device order from round to round.
+		i=0
+		while [ $i -lt "$ndev" ]; do
+			set -- $DEVS
+			k=$(( (i + r) % ndev + 1 ))
+			eval d=\${$k}
+			run_job "${d%%:*}" "${d#*:}" "$name" "$engine" "$args"
+			i=$((i + 1))
+		done
+	done
+	r=$((r + 1))
+done
+say "dmesg $(dmesg | grep -cE "$DMESG_BAD") warnings"
+dmesg | grep -E -A8 "$DMESG_BAD" | head -20 | sed 's/^/@@ bench note dmesg: /'
