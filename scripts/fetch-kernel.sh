@@ -13,7 +13,9 @@
 # "newest" is what sid's linux-headers-amd64 points at today.
 . "$(dirname "$0")/lib.sh"
 need_root
-tier=${1:?usage: fetch-kernel.sh 6.1|6.12|newest}
+tier=${1:?usage: fetch-kernel.sh 6.1|6.12|newest|debug}
+# The debug tier is built, not fetched (it takes its own lock).
+[ "$tier" != debug ] || exec "$(dirname "$0")/build-debug-kernel.sh"
 dir=$(kernel_dir "$tier")
 mkdir -p "$dir"
 # Parallel runs share the cache and apt: fetch one at a time.

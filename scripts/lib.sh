@@ -32,7 +32,9 @@ kernel_tiers() {
 		case $k in
 		6.1|6.12|newest) out="$out $k" ;;
 		7*|sid) out="$out newest" ;;
-		*) die "unknown kernel '$k' (choose from: 6.1 6.12 7.2/newest)" ;;
+		# Built by build-debug-kernel.sh; never part of the default list.
+		debug) out="$out debug" ;;
+		*) die "unknown kernel '$k' (choose from: 6.1 6.12 7.2/newest debug)" ;;
 		esac
 	done
 	echo $out
