@@ -4,6 +4,8 @@
 #
 #   KERNELS="6.1 6.12 7.2"   which kernels (default: all three)
 #   TESTS="00-smoke.sh ..."  which tests/ areas (default: all)
+#   STAGES="lint packaging"  host-side stages (default: both; "" for none):
+#                            scripts/lint.sh, scripts/test-packaging.sh
 #
 # For each kernel: fetch it, build sbd with W=1 (a warning is a failure),
 # pack an initramfs, boot it and count the guest's result lines.  A
@@ -16,6 +18,22 @@ need_root
 passed=0 failed=0 skipped=0
 ok()   { passed=$((passed + 1)); echo "ok $1"; }
 bad()  { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# run_stage NAME CMD...: CMD prints "ok X" / "FAIL X" / "skip X" lines
+# (evidence indented), counted here as NAME/X.
+run_stage() {
+	local stage=$1 line failures=0; shift
+	while IFS= read -r line; do
+		case $line in
+		"ok "*)   ok "$stage/${line#ok }" ;;
+		"FAIL "*) failures=1; bad "$stage/${line#FAIL }" ;;
+		"skip "*) skipped=$((skipped + 1)); echo "skip $stage/${line#skip }" ;;
+		"@@ stage-exit 0") ;;
+		"@@ stage-exit "*) [ $failures = 1 ] || bad "$stage/finished" ;;
+		*)        echo "$line" ;;
+		esac
+	done < <("$@"; echo "@@ stage-exit $?")
+}
 
 run_tier() {
 	local tier=$1 name out=$SBD_OUT/$1
@@ -52,6 +70,13 @@ run_tier() {
 }
 
 start=$(date +%s)
+for stage in ${STAGES-lint packaging}; do
+	case $stage in
+	lint)      run_stage lint "$SBD_ROOT/scripts/lint.sh" ;;
+	packaging) run_stage packaging "$SBD_ROOT/scripts/test-packaging.sh" ;;
+	*)         bad "$stage"; echo "    unknown stage (STAGES=\"lint packaging\")" ;;
+	esac
+done
 for tier in $(kernel_tiers); do
 	run_tier "$tier"
 done

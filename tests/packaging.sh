@@ -13,7 +13,11 @@ if ! [ -f "$CONF" ] || ! [ -f "$LOAD" ]; then
 fi
 
 # What the example asks for, read back from it.
-opt() { sed -n "s/^options sbd .*\<$1=\([0-9]*\).*/\1/p" "$CONF"; }
+opt() {
+	for _w in $(grep '^options sbd ' "$CONF"); do
+		case $_w in "$1"=*) echo "${_w#*=}" ;; esac
+	done
+}
 want_nsectors=$(opt nsectors)
 want_ss=$(opt hardsect_size)
 

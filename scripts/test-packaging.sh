@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# test-packaging.sh: install sbd the ways users do, and check each works.
+# Prints one "ok NAME" / "FAIL NAME" line per check (evidence indented
+# below a failure) and exits non-zero if any failed.  A stage of
+# run-tests.sh.
+#
+#   modinfo           every parameter is described, with its default
+#   dkms-add, TIER/dkms-build
+#                     Debian's dkms adds the sources and builds sbd
+#                     against TIER's installed headers
+#   TIER/make-install, TIER/modprobe-resolves, TIER/make-uninstall
+#                     "make install" into a staging root, modprobe -d
+#                     finds it, "make uninstall" removes it again
+#   TIER-dkms/...     the module DKMS built, packed into TIER's initramfs
+#                     and booted: tests/00-smoke.sh with insmod, then
+#                     tests/packaging.sh loads it by name with the
+#                     examples/ files installed in /etc
+#
+#   PKG_KERNELS="6.1"   kernels for DKMS (host headers only: 6.1, 6.12)
+. "$(dirname "$0")/lib.sh"
+need_root
+PKG_KERNELS=${PKG_KERNELS:-6.1}
+"$SBD_ROOT/scripts/install-deps.sh" dkms >&2
+
+out=$SBD_OUT/packaging
+rm -rf "$out"
+mkdir -p "$out"
+failed=0
+ok()  { echo "ok $1"; }
+bad() { failed=1; echo "FAIL $1"; shift; printf '%s\n' "$@" | sed 's/^/    /'; }
+# check NAME LOG CMD...: CMD's output goes to LOG, shown if it fails.
+check() {
+	local name=$1 logf=$2; shift 2
+	if "$@" >"$logf" 2>&1; then ok "$name"; return 0; fi
+	bad "$name" "command failed: $*" "$(tail -n 20 "$logf")"
+	return 1
+}
+
+# What a release tarball holds: the files DKMS and make install need.
+src=$out/src
+mkdir -p "$src"
+cp "$SBD_ROOT"/{dkms.conf,Makefile,Kbuild,LICENSE} "$SBD_ROOT"/*.[ch] "$src/"
+version=$(sed -n 's/^#define SBD_VERSION[[:space:]]*"\(.*\)".*/\1/p' "$src/sbd.h")
+
+# modinfo on a plain build: each parameter (parmtype lists them all) has
+# a description that names its default.
+tier=${PKG_KERNELS%% *}
+"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch-$tier.log" 2>&1 ||
+	bad "$tier/fetch-kernel" "$(tail -n 10 "$out/fetch-$tier.log")"
+kdir=$(cat "$(kernel_dir "$tier")/kdir")
+if make -C "$src" KDIR="$kdir" >"$out/modinfo-build.log" 2>&1; then
+	missing=""
+	for p in $(modinfo -F parmtype "$src/sbd.ko" | cut -d: -f1); do
+		modinfo -F parm "$src/sbd.ko" | grep -q "^$p:.*default" ||
+			missing="$missing $p"
+	done
+	if [ -z "$missing" ] && [ "$(modinfo -F version "$src/sbd.ko")" = "$version" ]; then
+		ok modinfo
+	else
+		bad modinfo "parameters without a description naming the default:${missing:- none}" \
+			"version: '$(modinfo -F version "$src/sbd.ko")' (sbd.h says '$version')" \
+			"$(modinfo "$src/sbd.ko" | grep -E '^(version|parm):')"
+	fi
+	make -C "$src" KDIR="$kdir" clean >/dev/null 2>&1 || true
+else
+	bad modinfo "build failed:" "$(tail -n 20 "$out/modinfo-build.log")"
+fi
+
+# DKMS state is machine-wide: one user at a time, and leave none behind
+# (an added module would be rebuilt whenever kernel headers are installed).
+exec 7>"$SBD_CACHE/.dkms.lock"
+flock 7
+dkms_cleanup() {
+	dkms remove "sbd/$version" --all >/dev/null 2>&1 || true
+	rm -rf "/usr/src/sbd-$version"
+}
+trap dkms_cleanup EXIT
+dkms_cleanup
+
+# "dkms add DIR" copies DIR to /usr/src/sbd-VERSION, reading the version
+# from dkms.conf (that is, from sbd.h).
+if check dkms-add "$out/dkms-add.log" dkms add "$src" &&
+   grep -q "^sbd/$version" <(dkms status sbd 2>&1); then
+	for tier in $PKG_KERNELS; do
+		rel=$(cat "$(kernel_dir "$tier")/release" 2>/dev/null) ||
+			{ bad "$tier/dkms-build" "kernel $tier not fetched"; continue; }
+		check "$tier/dkms-build" "$out/dkms-build-$tier.log" \
+			dkms build "sbd/$version" -k "$rel" || continue
+		ko=$(ls /var/lib/dkms/sbd/"$version"/"$rel"/*/module/sbd.ko* 2>/dev/null | head -n 1)
+		mkdir -p "$out/dkms/build/$tier"
+		case $ko in
+		*.xz)  xz -dc "$ko" ;;
+		*.zst) zstd -qdc "$ko" ;;
+		*)     cat "$ko" ;;
+		esac > "$out/dkms/build/$tier/sbd.ko"
+	done
+fi
+dkms_cleanup
+trap - EXIT
+exec 7>&-
+
+# make install / uninstall into a staging root, for each host kernel.
+for tier in $PKG_KERNELS; do
+	rel=$(cat "$(kernel_dir "$tier")/release" 2>/dev/null) || continue
+	kdir=$(cat "$(kernel_dir "$tier")/kdir")
+	stage=$out/stage-$tier
+	check "$tier/make-install" "$out/make-install-$tier.log" \
+		make -C "$src" KDIR="$kdir" INSTALL_MOD_PATH="$stage" install || continue
+	dep=$(modprobe -d "$stage" -S "$rel" --show-depends sbd 2>&1 || true)
+	if [[ $dep == "insmod $stage/lib/modules/$rel/extra/sbd.ko"* ]] &&
+	   [ "$(modinfo -b "$stage" -k "$rel" -F version sbd 2>&1)" = "$version" ]; then
+		ok "$tier/modprobe-resolves"
+	else
+		bad "$tier/modprobe-resolves" "modprobe -d $stage -S $rel --show-depends sbd:" "$dep" \
+			"modinfo version: $(modinfo -b "$stage" -k "$rel" -F version sbd 2>&1)"
+	fi
+	if make -C "$src" KDIR="$kdir" INSTALL_MOD_PATH="$stage" uninstall \
+		>"$out/make-uninstall-$tier.log" 2>&1 &&
+	   ! ls "$stage/lib/modules/$rel/extra/" 2>/dev/null | grep -q '^sbd\.ko' &&
+	   ! modprobe -d "$stage" -S "$rel" --show-depends sbd >/dev/null 2>&1; then
+		ok "$tier/make-uninstall"
+	else
+		bad "$tier/make-uninstall" "sbd still installed or resolvable in $stage:" \
+			"$(tail -n 10 "$out/make-uninstall-$tier.log")" \
+			"$(find "$stage" -name 'sbd.ko*')"
+	fi
+	make -C "$src" KDIR="$kdir" clean >/dev/null 2>&1 || true
+done
+
+# Boot the module DKMS built: the smoke test (insmod), then the
+# packaging area (modprobe by name, with examples/ installed in /etc).
+for tier in $PKG_KERNELS; do
+	[ -f "$out/dkms/build/$tier/sbd.ko" ] || continue
+	name=$tier-dkms
+	img=$out/initramfs-$tier.img
+	if ! SBD_OUT=$out/dkms "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$img" \
+		run-in-vm.sh 00-smoke.sh packaging.sh >"$out/initramfs-$tier.log" 2>&1; then
+		bad "$name/initramfs" "$(tail -n 20 "$out/initramfs-$tier.log")"; continue
+	fi
+	# A second cpio archive appended to the first: the kernel unpacks both.
+	etc=$out/etc-$tier
+	mkdir -p "$etc/etc/modprobe.d" "$etc/etc/modules-load.d"
+	cp "$SBD_ROOT/examples/sbd.conf" "$etc/etc/modprobe.d/sbd.conf"
+	cp "$SBD_ROOT/examples/sbd-modules-load.conf" "$etc/etc/modules-load.d/sbd.conf"
+	(cd "$etc" && find . | cpio -o -H newc --quiet | gzip -1) >> "$img"
+	log "$name: booting; console in $out/console-$tier.log"
+	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$img" "$out/console-$tier.log" ||
+		bad "$name/vm-finished"
+	seen=0
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"@@ ok "*)   seen=1; ok "$name/${line#@@ ok }" ;;
+		"@@ FAIL "*) seen=1; bad "$name/${line#@@ FAIL }" ;;
+		"@@ skip "*) seen=1; echo "skip $name/${line#@@ skip }" ;;
+		"@@ | "*)    echo "    ${line#@@ | }" ;;
+		esac
+	done < <(grep -a '^@@ ' "$out/console-$tier.log")
+	[ $seen = 1 ] || bad "$name/results" "no result lines on the console"
+done
+exit $failed
