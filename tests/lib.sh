@@ -22,6 +22,9 @@ fail() {
 
 skip() { echo "@@ skip $AREA/$1: $2"; }
 
+# Every check returns non-zero when it fails, so an area can skip what
+# depends on it: "check load load_sbd ... || return".
+#
 # check NAME CMD...: CMD must succeed; its output is the evidence if not.
 check() {
 	_name=$1
@@ -30,6 +33,7 @@ check() {
 		pass "$_name"
 	else
 		fail "$_name" "command failed (exit $?): $*" "$_out"
+		return 1
 	fi
 }
 
@@ -39,6 +43,7 @@ check_fails() {
 	shift
 	if _out=$("$@" 2>&1); then
 		fail "$_name" "command succeeded but should have failed: $*" "$_out"
+		return 1
 	else
 		pass "$_name"
 	fi
@@ -50,6 +55,7 @@ expect() {
 		pass "$1"
 	else
 		fail "$1" "expected: $2" "got:      $3"
+		return 1
 	fi
 }
 
@@ -77,6 +83,7 @@ same() {
 		pass "$1"
 	else
 		fail "$1" "$2 and $3 differ" "$_out"
+		return 1
 	fi
 }
 
@@ -91,5 +98,89 @@ dmesg_clean() {
 		pass "$1"
 	else
 		fail "$1" "kernel reports in dmesg:" "$(dmesg | grep -E -A12 "$DMESG_BAD" | head -60)"
+	fi
+}
+
+# ------------------------------------------------------------------
+# Helpers for the areas (01-params.sh ... 10-ioctl-sysfs.sh).
+
+# sbd's own lines in dmesg since the area started (or since the last
+# "dmesg -C"), without timestamps and without the kernel's one-time
+# notices that an out-of-tree, unsigned module taints it.
+sbd_dmesg() {
+	dmesg | sed 's/^\[[^]]*\] *//' | grep '^sbd: ' |
+		grep -v -e 'taints kernel' -e 'tainting kernel'
+}
+
+# sbd_leftovers: print whatever a failed load or an unload left behind.
+sbd_leftovers() {
+	[ -e /dev/sbd0 ] && echo "/dev/sbd0 exists"
+	[ -e /sys/block/sbd0 ] && echo "/sys/block/sbd0 exists"
+	grep -w sbd /proc/devices | sed 's/^/\/proc\/devices: /'
+	grep '^sbd ' /proc/modules | sed 's/^/\/proc\/modules: /'
+	[ -e /sys/module/sbd ] && echo "/sys/module/sbd exists"
+	true
+}
+
+# meminfo_kb FIELD: a /proc/meminfo value in kB (e.g. VmallocUsed).
+meminfo_kb() { awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo; }
+
+drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+# read_dev DEV OUT [dd options...]: the whole of DEV into OUT, O_DIRECT.
+read_dev() {
+	_dev=$1 _to=$2
+	shift 2
+	dd if="$_dev" of="$_to" bs=1M iflag=direct status=none "$@"
+}
+
+# put FILE DEV OFFSET [dd options...]: write FILE into DEV at byte
+# OFFSET with O_DIRECT (OFFSET and FILE's size: multiples of the
+# logical block size).
+put() {
+	_f=$1 _dev=$2 _off=$3
+	shift 3
+	dd if="$_f" of="$_dev" bs=64k seek="$_off" iflag=fullblock oflag=direct,seek_bytes \
+		conv=notrunc status=none "$@"
+}
+
+# put_image FILE IMAGE OFFSET: the same write into a regular file that
+# mirrors what the device should hold.
+put_image() {
+	dd if="$1" of="$2" bs=64k seek="$3" iflag=fullblock oflag=seek_bytes conv=notrunc \
+		status=none
+}
+
+# zero_image IMAGE OFFSET LENGTH: zero a range of the mirror file.
+zero_image() {
+	head -c "$3" /dev/zero | put_image /dev/stdin "$1" "$2"
+}
+
+# check_output NAME REGEX CMD...: CMD succeeds and its output matches
+# the extended regular expression REGEX.
+check_output() {
+	_name=$1 _re=$2
+	shift 2
+	if _out=$("$@" 2>&1) && printf '%s\n' "$_out" | grep -Eq -- "$_re"; then
+		pass "$_name"
+	else
+		fail "$_name" "command: $*" "expected output matching: $_re" "got: $_out"
+		return 1
+	fi
+}
+
+# check_fails_with NAME REGEX CMD...: CMD fails and its output (the
+# error message) matches REGEX.
+check_fails_with() {
+	_name=$1 _re=$2
+	shift 2
+	if _out=$("$@" 2>&1); then
+		fail "$_name" "command succeeded but should have failed: $*" "$_out"
+		return 1
+	elif printf '%s\n' "$_out" | grep -Eq -- "$_re"; then
+		pass "$_name"
+	else
+		fail "$_name" "command failed, but not with: $_re" "$*" "$_out"
+		return 1
 	fi
 }

@@ -15,6 +15,7 @@ for f in "$@"; do
 	echo "@@ area $AREA"
 	dmesg -C
 	mkdir -p "$TMP" "$MNT"
+	_start=$(date +%s)
 	if ! timeout "$AREA_TIMEOUT" /bin/sh -c ". ./lib.sh; . ./$f"; then
 		fail finished "area $AREA did not finish (exit status $? or timeout after ${AREA_TIMEOUT}s)"
 	fi
@@ -23,4 +24,6 @@ for f in "$@"; do
 	unload_sbd || fail cleanup "sbd still loaded after the area: $(cat /sys/module/sbd/refcnt 2>/dev/null)"
 	rm -rf "$TMP"
 	dmesg_clean dmesg
+	# For the console log only (run-tests.sh counts ok/FAIL/skip lines).
+	echo "@@ time $AREA $(($(date +%s) - _start))s"
 done

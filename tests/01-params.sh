@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+# Parameters: every bad value is refused with the right errno and one
+# line in dmesg, leaves nothing behind, and does not spoil the next
+# load; defaults and big sizes (64-bit arithmetic) load exactly.
+
+# refused NAME ERRNO PARAM=VALUE...: insmod with these parameters must
+# fail with ERRNO (EINVAL or ENOMEM; insmod prints its strerror text),
+# dmesg must hold exactly one sbd line naming the first parameter and
+# its value and no backtrace, and nothing may be left; a valid load
+# must work right after.
+refused() {
+	_n=$1 _err=$2
+	shift 2
+	_pv=$1
+	dmesg -C
+	case $_err in
+	EINVAL) _text='Invalid parameters' ;;	# kmod's words for EINVAL
+	ENOMEM) _text='Cannot allocate memory' ;;
+	esac
+	check_fails_with "$_n/insmod-$_err" "$_text" insmod "$SBD_KO" "$@"
+	_lines=$(sbd_dmesg)
+	if [ "$(printf '%s\n' "$_lines" | grep -c .)" = 1 ] &&
+	   printf '%s\n' "$_lines" | grep -qF -- "sbd: $_pv "; then
+		pass "$_n/one-dmesg-line"
+	else
+		fail "$_n/one-dmesg-line" "expected one sbd line naming $_pv, got:" "$_lines"
+	fi
+	_trace=$(dmesg | grep -E 'Call Trace|page allocation failure|vmalloc error|warn_alloc|oom-kill|Out of memory')
+	if [ -z "$_trace" ]; then
+		pass "$_n/no-backtrace"
+	else
+		fail "$_n/no-backtrace" "$(dmesg | tail -n 30)"
+	fi
+	expect "$_n/nothing-left" "" "$(sbd_leftovers)"
+	unload_sbd 2>/dev/null
+	check "$_n/valid-load-after" load_sbd nsectors=2048
+	check "$_n/unload" unload_sbd
+}
+
+for v in 0 -1 abc 1 256 511 513 1536 3000 8192 65536 0x1000 4096x ""; do
+	refused "hardsect_size=$v" EINVAL "hardsect_size=$v"
+done
+# 2^64 does not parse; 2^55 and 2^64-1 sectors overflow the byte count.
+for v in 0 -1 abc 12abc 18446744073709551616 36028797018963968 \
+	 18446744073709551615; do
+	refused "nsectors=$v" EINVAL "nsectors=$v"
+done
+refused "nsectors=9007199254740992@4096" EINVAL \
+	nsectors=9007199254740992 hardsect_size=4096
+refused "both-invalid" EINVAL hardsect_size=3000 nsectors=0
+
+# More than the VM's RAM: one sector more than MemTotal, and far more.
+ram=$(($(meminfo_kb MemTotal) * 1024))
+refused "nsectors=ram+1" ENOMEM "nsectors=$((ram / 512 + 1))"
+refused "nsectors=ram+1@4096" ENOMEM \
+	"nsectors=$((ram / 4096 + 1))" hardsect_size=4096
+refused "nsectors=4xram" ENOMEM "nsectors=$((ram / 128))"
+
+# Defaults: 131072 sectors of 512 bytes.
+dmesg -C
+check defaults/load load_sbd
+expect defaults/size-bytes 67108864 "$(blockdev --getsize64 /dev/sbd0)"
+expect defaults/sector-size 512 "$(blockdev --getss /dev/sbd0)"
+expect defaults/param-nsectors 131072 "$(cat /sys/module/sbd/parameters/nsectors)"
+expect defaults/param-hardsect_size 512 "$(cat /sys/module/sbd/parameters/hardsect_size)"
+check_fails defaults/params-read-only \
+	sh -c 'echo 8 > /sys/module/sbd/parameters/nsectors'
+expect defaults/no-error-lines "" "$(sbd_dmesg | grep -v ' bytes (')"
+check defaults/unload unload_sbd
+check_output modinfo-lists-params 'hardsect_size.*nsectors|nsectors.*hardsect_size' \
+	sh -c "modinfo -p $SBD_KO | tr '\n' ' '"
+
+# Exactly 2 GiB and 4 GiB: capacity and the last sector, whose byte
+# offset needs more than 32 bits at 4 GiB.
+random_file "$TMP/sector" 4096
+for ss in 512 4096; do
+	for gib in 2 4; do
+		bytes=$((gib << 30))
+		n=$((bytes / ss))
+		t="${gib}GiB@$ss"
+		if ! check "$t/load" load_sbd nsectors=$n hardsect_size=$ss; then
+			continue
+		fi
+		expect "$t/size" $((bytes / 512)) "$(cat /sys/block/sbd0/size)"
+		expect "$t/getsize64" $bytes "$(blockdev --getsize64 /dev/sbd0)"
+		last=$((bytes - 4096))
+		check "$t/write-last-4k" put "$TMP/sector" /dev/sbd0 $last
+		check "$t/write-at-2GiB" put "$TMP/sector" /dev/sbd0 $(((2 << 30) - 4096))
+		dd if=/dev/sbd0 of="$TMP/back" bs=4096 skip=$((last / 4096)) count=1 \
+			iflag=direct status=none
+		same "$t/last-4k-reads-back" "$TMP/sector" "$TMP/back"
+		dd if=/dev/sbd0 of="$TMP/back" bs=4096 skip=$(((2 << 30) / 4096 - 1)) \
+			count=1 iflag=direct status=none
+		same "$t/2GiB-reads-back" "$TMP/sector" "$TMP/back"
+		expect "$t/first-4k-zero" 0 \
+			"$(dd if=/dev/sbd0 bs=4096 count=1 iflag=direct status=none | tr -d '\0' | wc -c)"
+		check "$t/unload" unload_sbd
+	done
+done
