@@ -16,13 +16,14 @@
 #
 # The build runs under "nice -n 19" with -j$(nproc).  Cold build on a
 # 2-core machine: see README.md (about 20-30 minutes).
+#
+# "build-debug-kernel.sh --cached" builds nothing: it exits 0 if the tier
+# is complete for today's config, 1 if a build is needed.
 . "$(dirname "$0")/lib.sh"
-need_root
 tier=debug
 dir=$(kernel_dir $tier)
-mkdir -p "$dir"
-exec 9>"$SBD_CACHE/.debug-kernel.lock"
-flock 9
+only_check=no
+[ "${1:-}" != --cached ] || only_check=yes
 
 SRC_PKG=linux-source-6.12
 # Kernel release suffix, so the tier is never mistaken for a stock one.
@@ -118,11 +119,32 @@ CONFIG_X86_MCE=n
 CONFIG_PERF_EVENTS_INTEL_UNCORE=n
 '
 
+# The source package's version and the fragment make the config hash: a
+# new upload of linux-source-6.12 or a changed fragment means a rebuild.
+config_hash() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) || return 1
+	{ echo "$v$LOCALVERSION"; echo "$FRAGMENT"; } | sha256sum | cut -c1-16
+}
+tree=$dir/linux
+is_cached() {
+	[ "$(cat "$dir/config.hash" 2>/dev/null)" = "$1" ] &&
+	[ -f "$dir/vmlinuz" ] && [ -d "$dir/modules/kernel" ] &&
+	[ -f "$dir/release" ] && [ -f "$dir/kdir" ] &&
+	[ -f "$tree/Module.symvers" ]
+}
+if [ $only_check = yes ]; then
+	hash=$(config_hash) && is_cached "$hash"
+	exit
+fi
+
+need_root
+mkdir -p "$dir"
+exec 9>"$SBD_CACHE/.debug-kernel.lock"
+flock 9
 "$SBD_ROOT/scripts/install-deps.sh" flex bison bc libelf-dev libssl-dev \
 	xz-utils rsync
 
-# The source package's version decides the hash too: a new upload of
-# linux-source-6.12 means a new kernel.
 if ! dpkg-query -W -f='${Status}' "$SRC_PKG" 2>/dev/null | grep -q 'ok installed'; then
 	log "debug: installing $SRC_PKG"
 	apt-get update -q >/dev/null
@@ -130,13 +152,8 @@ if ! dpkg-query -W -f='${Status}' "$SRC_PKG" 2>/dev/null | grep -q 'ok installed
 		--no-install-recommends "$SRC_PKG" >/dev/null
 fi
 srcver=$(dpkg-query -W -f='${Version}' "$SRC_PKG")
-hash=$( { echo "$srcver$LOCALVERSION"; echo "$FRAGMENT"; } | sha256sum | cut -c1-16)
-
-tree=$dir/linux
-if [ "$(cat "$dir/config.hash" 2>/dev/null)" = "$hash" ] &&
-   [ -f "$dir/vmlinuz" ] && [ -d "$dir/modules/kernel" ] &&
-   [ -f "$dir/release" ] && [ -f "$dir/kdir" ] &&
-   [ -f "$tree/Module.symvers" ]; then
+hash=$(config_hash)
+if is_cached "$hash"; then
 	log "debug: $(cat "$dir/release") cached (config $hash)"
 	exit 0
 fi

@@ -80,6 +80,12 @@ done
 for tier in $(kernel_tiers); do
 	run_tier "$tier"
 done
+# The debug tier (KASAN, kmemleak, lockdep, fault injection) joins the
+# default run when its kernel is built, and says loudly when it is not.
+if [ -z "${KERNELS:-}" ]; then
+	. "$SBD_ROOT/scripts/debug-tier.sh"
+	run_debug_tier
+fi
 log "took $(( $(date +%s) - start ))s"
 summary="$passed passed, $failed failed"
 [ $skipped = 0 ] || summary="$summary, $skipped skipped"

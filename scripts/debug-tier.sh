@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# The debug tier: the whole suite plus tests/debug/ (kmemleak, init
+# under injected faults, CPU hotplug under I/O) on the KASAN, kmemleak
+# and lockdep kernel that scripts/build-debug-kernel.sh builds.
+# Sourced, not run: by run-debug-tests.sh, and by run-tests.sh, whose
+# run_tier, ok/bad and counters run_debug_tier uses.
+#
+#   DEBUG_TESTS="faults.sh ..."  which tests/debug/ areas (default: all)
+#   DEBUG_VM_TIMEOUT=7200        seconds for the debug VM (KASAN under
+#                                TCG is several times slower)
+#   DEBUG_AREA_TIMEOUT=2400      seconds per area inside the VM
+
+# The in-VM area list: a kmemleak baseline first, the normal areas
+# (TESTS, default all of tests/NN-*.sh), then the debug-only areas.
+debug_tier_tests() {
+	local t list="debug/kmemleak-baseline.sh"
+	if [ -n "${TESTS:-}" ]; then
+		list="$list $TESTS"
+	else
+		list="$list $(cd "$SBD_ROOT/tests" && echo [0-9][0-9]-*.sh)"
+	fi
+	for t in ${DEBUG_TESTS:-kmemleak.sh faults.sh hotplug.sh}; do
+		list="$list debug/${t#debug/}"
+	done
+	echo $list
+}
+
+# Environment for boot-vm.sh.  Unknown "NAME=value" kernel parameters
+# reach /init's environment, so AREA_TIMEOUT gets to run-in-vm.sh.
+# Under TCG a busy host can hold a vCPU for long: RCU stall reports
+# there would be the host's, not sbd's.
+debug_tier_env() {
+	export VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-7200}
+	export VM_CPUS=${VM_CPUS:-2}
+	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 rcupdate.rcu_cpu_stall_timeout=300 AREA_TIMEOUT=${DEBUG_AREA_TIMEOUT:-2400}"
+}
+
+debug_tier_notice() {
+	local mins=""
+	cat <<NOTICE
+
+#####################################################################
+##  DEBUG TIER NOT RUN: no debug kernel is built on this machine.
+##
+##  The debug tier runs the whole suite plus kmemleak, fault-injection
+##  and CPU-hotplug areas on a KASAN + kmemleak + lockdep kernel.  Its
+##  kernel is built once from Debian's linux-source-6.12 and cached in
+##  $(kernel_dir debug)
+##  (cold build about 35 minutes on 2 cores: too long for CI).
+##  Build it, then run the tier:
+##
+##      sudo scripts/build-debug-kernel.sh
+##      sudo scripts/run-debug-tests.sh
+##
+##  After that, this command runs the debug tier too.
+#####################################################################
+
+NOTICE
+}
+
+# run_debug_tier: run the tier if its kernel is built, else say so
+# loudly and count it as skipped.
+run_debug_tier() {
+	if ! "$SBD_ROOT/scripts/build-debug-kernel.sh" --cached; then
+		debug_tier_notice
+		skipped=$((skipped + 1))
+		echo "skip debug/not-built: debug kernel missing, run scripts/build-debug-kernel.sh"
+		return
+	fi
+	(
+		debug_tier_env
+		TESTS=$(debug_tier_tests) run_tier debug
+		echo "$passed $failed $skipped" > "$SBD_OUT/debug/.counts"
+	)
+	read -r passed failed skipped < "$SBD_OUT/debug/.counts"
+}

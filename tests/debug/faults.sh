@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: GPL-2.0
+# Init under injected faults.  Load sbd again and again, failing the
+# 1st, then the 2nd, 3rd, ... allocation made on its load path, until a
+# load goes through with no fault left to inject.  Every load that fails
+# must return an error and leave nothing registered; every load that
+# succeeds despite its fault (the kernel retried or fell back) must give
+# a working disk; no kernel report at any step, and no leak at the end.
+#
+# How the Nth allocation is chosen: failslab and fail_page_alloc are
+# armed for the loading task only (make-it-fail, task-filter) and
+# /proc/self/fail-nth makes exactly its Nth eligible allocation fail.
+# (Stepping "interval" does not work for this: its counter is global and
+# never reset between loads.)  The stacktrace filter makes an allocation
+# eligible only when module code (sbd, the only module on the loading
+# task's stack) is among its 32 innermost frames: exec, insmod and the
+# module loader are left alone, and so are allocations more than 32
+# frames below sbd.  Both injectors count __GFP_NOWARN, highmem and
+# order-0 allocations too (sbd's store is __GFP_NOWARN, vmalloc adds
+# __GFP_HIGHMEM), and faults are dumped with a stack (verbose=2), which
+# names the call sbd made.
+. ./debug/lib.sh
+need_debug_kernel || return
+
+# A one-page store: the point is the set-up code, not 16384 page
+# allocations for a 64 MiB store.
+FAULT_PARAMS=${FAULT_PARAMS:-nsectors=8}
+FAULT_MAX=${FAULT_MAX:-2000}		# loads at most
+FAULT_DEADLINE=${FAULT_DEADLINE:-1500}	# seconds at most
+
+check plain-load load_sbd $FAULT_PARAMS || return
+check plain-unload unload_sbd || return
+
+# Module code lies between the end of the kernel image and MODULES_END.
+kend=$(awk '$3 == "_end" { print $1 }' /proc/kallsyms)
+case $kend in
+''|0000000000000000)
+	fail setup "cannot read the kernel's _end from /proc/kallsyms"; return ;;
+esac
+for a in failslab fail_page_alloc; do
+	d=$DBG/$a
+	echo 0 > $d/probability		# only fail-nth injects
+	echo 0 > $d/space
+	echo 1 > $d/interval
+	echo 1 > $d/times		# reads 0 once a fault was injected
+	echo 2 > $d/verbose
+	echo Y > $d/task-filter
+	echo 32 > $d/stacktrace-depth
+	echo "0x$kend" > $d/require-start
+	echo 0xffffffffff000000 > $d/require-end
+	echo N > $d/ignore-gfp-wait
+done
+echo N > $DBG/fail_page_alloc/ignore-gfp-highmem
+echo 0 > $DBG/fail_page_alloc/min-order
+
+# fault_site: from the fault's stack in dmesg, "CALLEE <- SBD_FUNCTION",
+# the kernel function sbd called and the sbd function that called it.
+fault_site() {
+	dmesg | sed 's/^\[[^]]*\] *//' | awk '
+		/^Call Trace:/ { on = 1; prev = ""; next }
+		on && /\[sbd\]/ {
+			f = $0; sub(/^ *(\? )?/, "", f); sub(/\+.*/, "", f)
+			print prev " <- " f; exit
+		}
+		on && /^ *(\? )?[A-Za-z_][A-Za-z0-9_.]*\+0x/ {
+			p = $0; sub(/^ *(\? )?/, "", p); sub(/\+.*/, "", p)
+			prev = p
+		}'
+}
+
+n=0 points=0 failed_loads=0 absorbed=0 finished=no
+errors="" reports=""
+: > "$TMP/sites"
+t0=$(date +%s)
+while [ $n -lt "$FAULT_MAX" ]; do
+	n=$((n + 1))
+	dmesg -C
+	echo 1 > $DBG/failslab/times
+	echo 1 > $DBG/fail_page_alloc/times
+	out=$(sh -c "echo 1 > /proc/self/make-it-fail &&
+		     echo $n > /proc/self/fail-nth &&
+		     exec insmod $SBD_KO $FAULT_PARAMS" 2>&1)
+	rc=$?
+	inj=""
+	[ "$(cat $DBG/failslab/times)" = 0 ] && inj=failslab
+	[ "$(cat $DBG/fail_page_alloc/times)" = 0 ] && inj="$inj${inj:+,}fail_page_alloc"
+	if [ $rc != 0 ]; then
+		failed_loads=$((failed_loads + 1))
+		[ -n "$inj" ] ||
+			errors="$errors
+load $n failed with no fault injected: $out"
+		left=$(leftovers)
+		[ -z "$left" ] || errors="$errors
+load $n failed ($out) but left behind: $left"
+	elif [ -z "$inj" ]; then
+		finished=yes
+	else
+		absorbed=$((absorbed + 1))
+		# The fault was absorbed: the disk must work all the same.
+		dd if=/dev/sbd0 of=/dev/null bs=4096 count=1 iflag=direct \
+			status=none 2>/dev/null ||
+			errors="$errors
+load $n succeeded after a $inj fault but /dev/sbd0 does not read"
+	fi
+	if [ -e /sys/module/sbd ]; then
+		unload_sbd || errors="$errors
+load $n: rmmod failed"
+		left=$(leftovers)
+		[ -z "$left" ] || errors="$errors
+load $n: after rmmod: $left"
+	fi
+	if [ -n "$inj" ]; then
+		points=$((points + 1))
+		site=$(fault_site)
+		if [ -z "$site" ]; then
+			if dmesg | grep -q 'sbd: .*cannot allocate'; then
+				site="__vmalloc (the store, __GFP_NOWARN) <- sbd"
+			else
+				site="(a __GFP_NOWARN allocation: no stack dumped)"
+			fi
+		fi
+		if [ $rc = 0 ]; then res=absorbed; else res=failed; fi
+		echo "$site [$inj, $res]" >> "$TMP/sites"
+		echo "fault $n: $site [$inj] -> ${out:-loaded}"
+	fi
+	bad=$(dmesg | grep -E "$DMESG_REPORTS")
+	[ -z "$bad" ] || reports="$reports
+--- load $n (fault: ${inj:-none}):
+$(dmesg | grep -E -B2 -A20 "$DMESG_REPORTS" | head -60)"
+	[ $finished = no ] || break
+	if [ $(($(date +%s) - t0)) -gt "$FAULT_DEADLINE" ]; then
+		errors="$errors
+stopped after ${FAULT_DEADLINE}s at load $n"
+		break
+	fi
+done
+for a in failslab fail_page_alloc; do
+	echo 0 > $DBG/$a/verbose
+	echo 1 > $DBG/$a/times
+done
+# The expected allocation-failure traces stay out of the area's dmesg
+# check; real reports were collected step by step above.
+dmesg -C
+
+if [ $finished = yes ]; then
+	pass "reached-a-clean-load (after $((n - 1)) injected faults, $(($(date +%s) - t0))s)"
+else
+	fail reached-a-clean-load "no fault-free load within $n loads" "$errors"
+fi
+if [ -z "$errors" ]; then
+	pass failed-loads-leave-nothing
+else
+	fail failed-loads-leave-nothing "$errors"
+fi
+if [ -z "$reports" ]; then
+	pass no-kernel-reports
+else
+	fail no-kernel-reports "kernel reports while loading under faults:" "$reports"
+fi
+# Distinct failure points, grouped by the call sbd made.
+pass "failure-points: $points ($failed_loads failed loads, $absorbed absorbed)"
+sort "$TMP/sites" | uniq -c | sort -rn | sed 's/^/@@ |   /'
+[ $points -gt 0 ] || fail failure-points-exercised "no fault was ever injected"
+kmemleak_clean no-leaks-after-failed-loads

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the debug tier's own areas (tests/debug/*.sh), sourced
+# after tests/lib.sh.  These areas need the debug kernel built by
+# scripts/build-debug-kernel.sh (kmemleak, fault injection, CPU hotplug);
+# the normal run never takes them: scripts/run-debug-tests.sh does.
+
+DBG=/sys/kernel/debug
+KMEMLEAK=$DBG/kmemleak
+
+# need_debug_kernel: fail (not skip) when a debug facility is missing:
+# on the debug tier that means the kernel was built wrong.
+need_debug_kernel() {
+	_missing=""
+	for _f in "$KMEMLEAK" "$DBG/failslab" "$DBG/fail_page_alloc" \
+		  /proc/self/fail-nth /proc/config.gz; do
+		[ -e "$_f" ] || _missing="$_missing $_f"
+	done
+	[ -z "$_missing" ] && return 0
+	fail debug-kernel "not a debug kernel ($(uname -r)): missing$_missing" \
+		"build it with scripts/build-debug-kernel.sh"
+	return 1
+}
+
+# kmemleak_report: scan twice (an object is reported only once it has
+# been seen unreferenced in two scans, as Documentation/dev-tools/
+# kmemleak.rst advises) and print whatever is reported, with traces.
+kmemleak_report() {
+	echo scan > "$KMEMLEAK" || { echo "kmemleak: scan refused (kmemleak off?)"; return; }
+	sleep 1
+	echo scan > "$KMEMLEAK"
+	cat "$KMEMLEAK"
+}
+
+# kmemleak_clean NAME: no unreferenced object since the last clear.  The
+# reported objects are cleared afterwards, so each area reports its own.
+kmemleak_clean() {
+	_leaks=$(kmemleak_report 2>&1)
+	if [ -z "$_leaks" ]; then
+		pass "$1"
+	else
+		fail "$1" "kmemleak reports $(printf '%s\n' "$_leaks" |
+			grep -c 'unreferenced object') suspected leak(s):" \
+			"$(printf '%s\n' "$_leaks" | head -120)"
+	fi
+	echo clear > "$KMEMLEAK" 2>/dev/null
+}
+
+# leftovers: whatever of sbd is still registered, one line each.
+leftovers() {
+	[ -e /sys/block/sbd0 ] && echo "/sys/block/sbd0 exists"
+	[ -e /dev/sbd0 ] && echo "/dev/sbd0 exists"
+	grep -w sbd /proc/devices | sed 's/^/\/proc\/devices: /'
+	grep '^sbd ' /proc/modules | sed 's/^/\/proc\/modules: /'
+	[ -e /sys/module/sbd ] && echo "/sys/module/sbd exists"
+	true
+}
+
+# Kernel reports (tests/lib.sh's DMESG_BAD) without "Call Trace": areas
+# that inject faults expect the allocator's own failure traces.
+DMESG_REPORTS=$(printf '%s' "$DMESG_BAD" | sed 's/|Call Trace//')
