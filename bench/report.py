@@ -5,7 +5,9 @@ lines into OUTDIR/results.md (tables), OUTDIR/results.csv (every round),
 OUTDIR/summary.csv (medians, spread, ratio to brd) and, per kernel,
 OUTDIR/ratios-LABEL.dat for the chart (gnuplot runs in scripts/bench.sh).
 The figure is the median of the rounds; the spread is min-max."""
+import os
 import statistics
+import time
 import sys
 
 ORDER = ["randread-qd1", "randread-qd1-uring", "randread-qd32",
@@ -62,7 +64,10 @@ def main():
           "each figure is the **median of the rounds**, the spread "
           "(min-max) in brackets; ratios are median/median against brd. "
           "QEMU TCG: absolute numbers mean little, the ratios within one "
-          "VM boot are the result.", ""]
+          "VM boot are the result.", "",
+          f"Command: `{os.environ.get('BENCH_CMD', 'scripts/bench.sh')}`; "
+          f"sbd source: {os.environ.get('BENCH_SOURCE', 'unknown')}; "
+          f"run {time.strftime('%Y-%m-%d %H:%M')}.", ""]
     rows = ["kernel,round,device,workload,unit,value"]
     summ = ["kernel,workload,unit,device,median,min,max,ratio_to_brd"]
     for label, path in runs:
@@ -139,7 +144,7 @@ def main():
                 if parts:
                     md.append(f"- {d}: " + "; ".join(parts))
             md.append("")
-        keys = ["scheduler", "iostats", "nomerges", "add_random", "rq_affinity",
+        keys = ["scheduler", "iostats", "nomerges", "add_random", "rq_affinity", "wbt_lat_usec",
                 "nr_requests", "hw_queues", "max_sectors_kb", "logical_block_size"]
         md += ["Settings each device ran with (read from sysfs; n/a = bio-based, "
                "no request queue):", "",

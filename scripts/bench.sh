@@ -70,7 +70,14 @@ for k in $KERNELS; do
 	labels+=("$label")
 done
 
-/usr/bin/python3 "$SBD_ROOT/bench/report.py" "$RESULTS" "${reports[@]}"
+# Which sbd was measured: the last commit of sbd.c/sbd.h, and whether
+# the working tree differs from it.
+src=$(git -C "$SBD_ROOT" log -1 --format='%h %cs' -- sbd.c sbd.h 2>/dev/null || echo unknown)
+git -C "$SBD_ROOT" diff --quiet HEAD -- sbd.c sbd.h 2>/dev/null ||
+	src="$src + uncommitted changes"
+src="$src; sha256 sbd.c $(sha256sum "$SBD_ROOT/sbd.c" | cut -c1-12), sbd.h $(sha256sum "$SBD_ROOT/sbd.h" | cut -c1-12)"
+BENCH_CMD="KERNELS=\"$KERNELS\" ROUNDS=$ROUNDS SIZE_MB=$SIZE_MB RUNTIME=$RUNTIME RAMP=$RAMP scripts/bench.sh" \
+BENCH_SOURCE=$src /usr/bin/python3 "$SBD_ROOT/bench/report.py" "$RESULTS" "${reports[@]}"
 
 # The chart: one panel per kernel, each device's ratio to brd per workload.
 n=${#labels[@]}

@@ -81,7 +81,7 @@ for d in $DEVS; do
 done
 
 # ---- settings -------------------------------------------------------------
-KEYS="scheduler iostats nomerges add_random rq_affinity nr_requests max_sectors_kb logical_block_size"
+KEYS="scheduler iostats nomerges add_random rq_affinity wbt_lat_usec nr_requests max_sectors_kb logical_block_size"
 qget() {
 	v=$(cat "/sys/block/$1/queue/$2" 2>/dev/null) || v=n/a
 	case $2 in scheduler) v=$(echo "$v" | sed 's/.*\[\(.*\)\].*/\1/; s/ .*//') ;; esac
@@ -90,7 +90,7 @@ qget() {
 }
 # Settings each label runs with: "sbd" restores what sbd loaded with.
 SBD_SHIPPED=""
-for k in iostats nomerges add_random; do SBD_SHIPPED="$SBD_SHIPPED $k=$(qget sbd0 $k)"; done
+for k in iostats nomerges add_random wbt_lat_usec; do SBD_SHIPPED="$SBD_SHIPPED $k=$(qget sbd0 $k)"; done
 settings_for() {
 	case $1 in
 	sbd) echo "$SBD_SHIPPED" ;;
@@ -153,41 +153,68 @@ seqread-1m-qd8|libaio|--rw=read --bs=1m --iodepth=8
 seqwrite-1m-qd8|libaio|--rw=write --bs=1m --iodepth=8"
 [ "$ONLY" = all ] || WORKLOADS=$(echo "$WORKLOADS" | grep -E "^($ONLY)\|")
 
-ndev=$(echo $DEVS | wc -w)
-run_job() {	# LABEL NODE NAME ENGINE ARGS
-	apply "$1" "$2"
-	# shellcheck disable=SC2086
-	if fio --name=b --filename="$2" --ioengine="$4" $5 --direct=1 \
-		--size=${SIZE_MB}m --time_based --runtime="$RUNTIME" \
-		--ramp_time="$RAMP" --norandommap --randrepeat=0 \
-		--group_reporting --output-format=terse --terse-version=3 \
-		> "$TMP/fio.out" 2>&1; then
-		# terse v3: 7/8 read KiB/s and IOPS, 48/49 write KiB/s and IOPS
-		case $3 in
-		seq*) v=$(awk -F';' '/^3;/ { printf "%.1f", ($7 + $48) / 1024 }' "$TMP/fio.out") ;;
-		*)    v=$(awk -F';' '/^3;/ { printf "%d", $8 + $49 }' "$TMP/fio.out") ;;
-		esac
-		say "result $r $1 $3 $v"
-	else
-		note "fio $1 $3 failed: $(grep -v '^3;' "$TMP/fio.out" | tail -n 2 | tr '\n' ' ')"
-	fi
-}
+# One fio process per round: fio takes seconds to start under TCG, so
+# every (workload, device) pair of the round is a stonewalled job of the
+# same job file.  Each job's exec_prerun writes its device's sysfs
+# settings first (this is how "sbd" and "sbd-tuned" share one disk).
+for d in $DEVS; do
+	l=${d%%:*} n=${d#*:}
+	{
+		echo "#!/bin/sh"
+		for kv in $(settings_for "$l"); do
+			echo "echo ${kv#*=} > /sys/block/$(basename "$n")/queue/${kv%%=*} 2>/dev/null"
+		done
+		echo "exit 0"
+	} > "$TMP/apply-$l.sh"
+	chmod +x "$TMP/apply-$l.sh"
+done
 
+ndev=$(echo $DEVS | wc -w)
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	say "memcpy $r $(/bench/memcpy-bench 3 256 | sed 's/^memcpy hot //; s/ stream / /')"
-	echo "$WORKLOADS" | while IFS='|' read -r name engine args; do
-		[ "$engine" = io_uring ] && [ $URING = no ] && continue
-		# Rotate the device order from round to round.
-		i=0
-		while [ $i -lt "$ndev" ]; do
-			set -- $DEVS
-			k=$(( (i + r) % ndev + 1 ))
-			eval d=\${$k}
-			run_job "${d%%:*}" "${d#*:}" "$name" "$engine" "$args"
-			i=$((i + 1))
+	job=$TMP/round$r.fio
+	{
+		echo "[global]"
+		echo "direct=1"
+		echo "size=${SIZE_MB}m"
+		echo "time_based"
+		echo "runtime=$RUNTIME"
+		echo "ramp_time=$RAMP"
+		echo "norandommap"
+		echo "randrepeat=0"
+		echo "group_reporting"
+		echo "$WORKLOADS" | while IFS='|' read -r name engine args; do
+			[ "$engine" = io_uring ] && [ $URING = no ] && continue
+			# Rotate the device order from round to round.
+			i=0
+			while [ $i -lt "$ndev" ]; do
+				set -- $DEVS
+				k=$(( (i + r) % ndev + 1 ))
+				eval d=\${$k}
+				echo "[${d%%:*}@$name]"
+				echo "stonewall"
+				echo "new_group"
+				echo "filename=${d#*:}"
+				echo "ioengine=$engine"
+				echo "exec_prerun=$TMP/apply-${d%%:*}.sh"
+				for a in $args; do echo "${a#--}"; done
+				i=$((i + 1))
+			done
 		done
-	done
+	} > "$job"
+	(cd "$TMP" && fio --output-format=terse --terse-version=3 "$job") \
+		> "$TMP/fio.out" 2> "$TMP/fio.err" ||
+		note "fio round $r: exit $?: $(tail -n 3 "$TMP/fio.err" | tr '\n' ' ')"
+	# terse v3: 3 job name (DEVICE@WORKLOAD), 5 error, 7/8 read KiB/s
+	# and IOPS, 48/49 write KiB/s and IOPS; one line per group.
+	awk -F';' -v r=$r '$1 == 3 {
+		split($3, j, "@")
+		if ($5 != 0) { print "@@ bench note fio " $3 " error " $5; next }
+		if (j[2] ~ /^seq/) v = sprintf("%.1f", ($7 + $48) / 1024)
+		else v = sprintf("%d", $8 + $49)
+		print "@@ bench result " r " " j[1] " " j[2] " " v
+	}' "$TMP/fio.out"
 	r=$((r + 1))
 done
 say "dmesg $(dmesg | grep -cE "$DMESG_BAD") warnings"
