@@ -31,7 +31,7 @@ check plain-load load_sbd $FAULT_PARAMS || return
 check plain-unload unload_sbd || return
 
 # Module code lies between the end of the kernel image and MODULES_END.
-kend=$(awk '$3 == "_end" { print $1 }' /proc/kallsyms)
+kend=$(awk '$3 == "_end" || $3 == "_etext" { print $1; exit }' /proc/kallsyms)
 case $kend in
 ''|0000000000000000)
 	fail setup "cannot read the kernel's _end from /proc/kallsyms"; return ;;

@@ -14,7 +14,7 @@ if ! [ -w $cpu ]; then
 fi
 
 check load load_sbd nsectors=65536 || return
-expect hw-queues 2 "$(ls /sys/block/sbd0/mq | wc -l)"
+expect hw-queues "$(nproc)" "$(ls -d /sys/block/sbd0/mq/[0-9]* | wc -l)"
 
 # Two jobs, each on its own 8 MiB, written and verified several times.
 fio --name=hotplug --filename=/dev/sbd0 --rw=randwrite --bs=4k \

@@ -21,12 +21,14 @@ need_debug_kernel() {
 	return 1
 }
 
-# kmemleak_report: scan twice (an object is reported only once it has
-# been seen unreferenced in two scans, as Documentation/dev-tools/
-# kmemleak.rst advises) and print whatever is reported, with traces.
+# kmemleak_report: print what kmemleak finds unreferenced, with traces.
+# Objects younger than 5 s are never reported: wait that out first.
+# Then scan twice, as Documentation/dev-tools/kmemleak.rst advises: the
+# report lists only objects still unreferenced in the second scan, which
+# drops transient false positives (pointers that were in flight).
 kmemleak_report() {
+	sleep 6
 	echo scan > "$KMEMLEAK" || { echo "kmemleak: scan refused (kmemleak off?)"; return; }
-	sleep 1
 	echo scan > "$KMEMLEAK"
 	cat "$KMEMLEAK"
 }
