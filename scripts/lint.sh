@@ -4,7 +4,7 @@
 # check (evidence indented below a failure) and exits non-zero if any
 # check failed.  Run by "make lint" and as a stage of run-tests.sh.
 #
-#   checkpatch        checkpatch.pl --strict on sbd.c and sbd.h
+#   checkpatch        checkpatch.pl --strict on sbd.c, sbd.h (every *.[ch])
 #   TIER/sparse-W=1   "make C=2 W=1" against TIER's headers: sparse on
 #                     every file plus the W=1 warnings, no output allowed
 #
@@ -19,14 +19,6 @@ need_root
 # The kernel series whose checkpatch we use: the newest in bookworm.
 CHECKPATCH_SERIES=${CHECKPATCH_SERIES:-6.12}
 CP_DIR=$SBD_CACHE/checkpatch
-# checkpatch --strict types sbd deliberately does not follow, each with
-# the reason.  Keep this list short; everything else must be clean.
-CP_IGNORE=(
-	# sbd.c reads as a tutorial after LWN's article; its long pr_err()
-	# strings are kept whole so that they can be grepped (checkpatch
-	# already exempts quoted strings, this only covers the layout).
-)
-
 failed=0
 ok()  { echo "ok $1"; }
 bad() { failed=1; echo "FAIL $1"; shift; printf '%s\n' "$@" | sed 's/^/    /'; }
@@ -34,14 +26,15 @@ bad() { failed=1; echo "FAIL $1"; shift; printf '%s\n' "$@" | sed 's/^/    /'; }
 fetch_checkpatch() {
 	local pkg=linux-source-$CHECKPATCH_SERIES tmp tarball
 	[ -x "$CP_DIR/checkpatch.pl" ] && [ -f "$CP_DIR/spelling.txt" ] &&
-		[ -f "$CP_DIR/const_structs.checkpatch" ] && return 0
+		[ -f "$CP_DIR/const_structs.checkpatch" ] &&
+		grep -q "^$pkg " "$CP_DIR/source" 2>/dev/null && return 0
 	log "lint: fetching checkpatch.pl from $pkg (once, cached in $CP_DIR)"
 	mkdir -p "$CP_DIR"
 	tmp=$(mktemp -d "$CP_DIR/fetch.XXXX")
 	# Parallel runs share the cache: one download at a time.
 	(
 		flock 9
-		[ -x "$CP_DIR/checkpatch.pl" ] && exit 0
+		grep -q "^$pkg " "$CP_DIR/source" 2>/dev/null && exit 0
 		cd "$tmp"
 		apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null ||
 			{ apt-get update -q >/dev/null &&
@@ -99,8 +92,9 @@ CV
 out=$SBD_OUT/lint
 mkdir -p "$out"
 
-# checkpatch --strict.  sbd.c gets no exceptions.  sbd.h is the
-# compatibility layer, and three types are ignored there, on purpose:
+# checkpatch --strict on every source file; sbd.c gets no exceptions.
+# sbd.h is the compatibility layer, and three types are ignored there,
+# on purpose:
 #   LINUX_VERSION_CODE   comparing kernel versions is sbd.h's whole job:
 #                        an out-of-tree module for three kernels cannot
 #                        be written "for the version it is merged into".
@@ -115,10 +109,13 @@ CP_H_IGNORE=LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS
 if ! fetch_checkpatch >"$out/checkpatch-fetch.log" 2>&1; then
 	bad checkpatch "could not fetch checkpatch.pl:" "$(tail -n 5 "$out/checkpatch-fetch.log")"
 else
-	cp_out=$(cd "$SBD_ROOT" &&
-		{ "$CP_DIR/checkpatch.pl" "${CP_FLAGS[@]}" -f sbd.c
-		  "$CP_DIR/checkpatch.pl" "${CP_FLAGS[@]}" --ignore "$CP_H_IGNORE" -f sbd.h
-		} 2>&1 | grep -v '^total: 0 errors, 0 warnings, 0 checks' || true)
+	cp_out=$(cd "$SBD_ROOT" && for f in *.[ch]; do
+		if [ "$f" = sbd.h ]; then
+			"$CP_DIR/checkpatch.pl" "${CP_FLAGS[@]}" --ignore "$CP_H_IGNORE" -f "$f"
+		else
+			"$CP_DIR/checkpatch.pl" "${CP_FLAGS[@]}" -f "$f"
+		fi
+	done 2>&1 | grep -v '^total: 0 errors, 0 warnings, 0 checks' || true)
 	if [ -z "$cp_out" ]; then
 		ok checkpatch
 	else
