@@ -28,8 +28,15 @@ KVER ?= $(shell awk -F'"' '/UTS_RELEASE/ { print $$2 }' \
 DESTROOT := $(if $(INSTALL_MOD_PATH),$(abspath $(INSTALL_MOD_PATH)),/)
 MODDIR := $(patsubst //%,/%,$(DESTROOT)/lib/modules/$(KVER))
 
+# Distribution kernels sign modules at install (CONFIG_MODULE_SIG_ALL)
+# with a key only their build machines hold; without it kbuild prints SSL
+# errors and installs the module unsigned anyway.  Skip the attempt when
+# the key is absent; with your own kernel's key, sbd is signed as usual.
+SIGKEY := $(shell sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"/\1/p' $(KDIR)/.config 2>/dev/null)
+NOSIGN := $(if $(filter pkcs11:%,$(SIGKEY))$(wildcard $(KDIR)/$(SIGKEY) $(SIGKEY)),,CONFIG_MODULE_SIG_ALL=)
+
 install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra \
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(NOSIGN) \
 		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(DESTROOT)) modules_install
 	depmod -b $(DESTROOT) $(KVER)
 
