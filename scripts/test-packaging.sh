@@ -134,16 +134,17 @@ for tier in $PKG_KERNELS; do
 	[ -f "$out/dkms/build/$tier/sbd.ko" ] || continue
 	name=$tier-dkms
 	img=$out/initramfs-$tier.img
-	if ! SBD_OUT=$out/dkms "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$img" \
-		run-in-vm.sh 00-smoke.sh packaging.sh >"$out/initramfs-$tier.log" 2>&1; then
-		bad "$name/initramfs" "$(tail -n 20 "$out/initramfs-$tier.log")"; continue
-	fi
-	# A second cpio archive appended to the first: the kernel unpacks both.
+	# examples/ installed in the image's /etc, through make-initramfs.sh's
+	# extra-files hook.
 	etc=$out/etc-$tier
 	mkdir -p "$etc/etc/modprobe.d" "$etc/etc/modules-load.d"
 	cp "$SBD_ROOT/examples/sbd.conf" "$etc/etc/modprobe.d/sbd.conf"
 	cp "$SBD_ROOT/examples/sbd-modules-load.conf" "$etc/etc/modules-load.d/sbd.conf"
-	(cd "$etc" && find . | cpio -o -H newc --quiet | gzip -1) >> "$img"
+	if ! SBD_OUT=$out/dkms SBD_INITRAMFS_EXTRA=$etc \
+		"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$img" \
+		run-in-vm.sh 00-smoke.sh packaging.sh >"$out/initramfs-$tier.log" 2>&1; then
+		bad "$name/initramfs" "$(tail -n 20 "$out/initramfs-$tier.log")"; continue
+	fi
 	log "$name: booting; console in $out/console-$tier.log"
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$img" "$out/console-$tier.log" ||
 		bad "$name/vm-finished"
