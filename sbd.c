@@ -8,8 +8,12 @@
  * request to or from the store under a spinlock.  What changed is the
  * plumbing around it; sbd.h holds the few places where kernels differ.
  *
- * Read it top to bottom: parameters, the request path, device set-up,
- * module init and exit.
+ * Beyond the article, sbd can create several disks of different sizes,
+ * make them read-only, and fail I/O to sectors marked bad through sysfs,
+ * which is what filesystem and storage-stack testers need.
+ *
+ * Read it top to bottom: parameters, the request path, sysfs, device
+ * set-up, module init and exit.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +27,8 @@
 #include <linux/overflow.h>
 #include <linux/spinlock.h>
 #include <linux/numa.h>
+#include <linux/slab.h>
+#include <linux/ctype.h>
 
 #include "sbd.h"
 
@@ -41,6 +47,8 @@
 /* Discard and write-zeroes memset the range: bound each request too. */
 #define SBD_MAX_ZERO_SECTORS	(SZ_64M >> SECTOR_SHIFT)
 #define SBD_QUEUE_DEPTH		128
+/* Each disk takes SBD_MINORS minors; 64 disks is plenty for testing. */
+#define SBD_MAX_DEVICES		64
 
 /* ------------------------------------------------------------------ */
 /* Module parameters                                                   */
@@ -55,7 +63,7 @@
  */
 struct sbd_param {
 	u64 value;
-	bool is_number;
+	bool parsed;		/* false if the text was not a valid value */
 	char text[24];		/* as the user typed it, for messages */
 };
 
@@ -64,15 +72,20 @@ static int sbd_param_set(const char *val, const struct kernel_param *kp)
 	struct sbd_param *p = kp->arg;
 
 	strscpy(p->text, val, sizeof(p->text));
-	p->is_number = !kstrtou64(val, 0, &p->value);
+	p->parsed = !kstrtou64(val, 0, &p->value);
 	return 0;
 }
 
+/*
+ * Not sysfs_emit(): for the sizes= array this writes each element at an
+ * offset into the page, as the kernel's own param_get_*() do.  The
+ * newline is part of the format: arrays turn it into the separator.
+ */
 static int sbd_param_get(char *buf, const struct kernel_param *kp)
 {
 	const struct sbd_param *p = kp->arg;
 
-	return sysfs_emit(buf, "%llu\n", p->value);
+	return scnprintf(buf, PAGE_SIZE, "%llu\n", p->value);
 }
 
 static const struct kernel_param_ops sbd_param_ops = {
@@ -81,20 +94,76 @@ static const struct kernel_param_ops sbd_param_ops = {
 };
 
 static struct sbd_param nsectors = {
-	.value = SBD_DEFAULT_NSECTORS, .is_number = true,
+	.value = SBD_DEFAULT_NSECTORS, .parsed = true,
 };
 module_param_cb(nsectors, &sbd_param_ops, &nsectors, 0444);
 __MODULE_PARM_TYPE(nsectors, "ullong");
 MODULE_PARM_DESC(nsectors,
-		 "Device size in hardsect_size-byte sectors (default 131072, i.e. 64 MiB at 512 bytes)");
+		 "Size of each disk in hardsect_size-byte sectors (default 131072, i.e. 64 MiB at 512 bytes)");
 
 static struct sbd_param hardsect_size = {
-	.value = SBD_DEFAULT_SECT_SIZE, .is_number = true,
+	.value = SBD_DEFAULT_SECT_SIZE, .parsed = true,
 };
 module_param_cb(hardsect_size, &sbd_param_ops, &hardsect_size, 0444);
 __MODULE_PARM_TYPE(hardsect_size, "uint");
 MODULE_PARM_DESC(hardsect_size,
 		 "Logical block size in bytes: 512, 1024, 2048 or 4096 (default 512)");
+
+static struct sbd_param ndevices = { .value = 1, .parsed = true };
+module_param_cb(ndevices, &sbd_param_ops, &ndevices, 0444);
+__MODULE_PARM_TYPE(ndevices, "uint");
+MODULE_PARM_DESC(ndevices,
+		 "Number of disks, sbd0 to sbdN-1: 1 to " __stringify(SBD_MAX_DEVICES) " (default 1)");
+
+/* "4096", "64M", "1G": bytes, with an optional K, M, G or T suffix. */
+static bool sbd_parse_bytes(const char *text, u64 *bytes)
+{
+	static const char suffixes[] = "KMGT";
+	size_t len = strcspn(text, "\n");
+	unsigned int shift = 0;
+	const char *suffix;
+	char digits[24];
+
+	suffix = len ? strchr(suffixes, toupper(text[len - 1])) : NULL;
+	if (suffix) {
+		shift = 10 * (suffix - suffixes + 1);
+		len--;
+	}
+	if (!len || len >= sizeof(digits))
+		return false;
+	memcpy(digits, text, len);
+	digits[len] = '\0';
+	return !kstrtou64(digits, 10, bytes) &&
+	       !check_shl_overflow(*bytes, shift, bytes);
+}
+
+static int sbd_size_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct sbd_param *p = kp->arg;
+
+	strscpy(p->text, val, sizeof(p->text));
+	p->parsed = sbd_parse_bytes(val, &p->value);
+	return 0;
+}
+
+/* One element of the sizes= array; module_param_array() wants these names. */
+static const struct kernel_param_ops param_ops_sbd_size = {
+	.set = sbd_size_param_set,
+	.get = sbd_param_get,
+};
+
+#define param_check_sbd_size(name, p) __param_check(name, p, struct sbd_param)
+
+static struct sbd_param sizes[SBD_MAX_DEVICES];
+static unsigned int nr_sizes;
+module_param_array(sizes, sbd_size, &nr_sizes, 0444);
+MODULE_PARM_DESC(sizes,
+		 "Per-disk sizes in bytes, K/M/G/T suffixes allowed, e.g. sizes=64M,1G; disks beyond the list use nsectors (default: none)");
+
+static bool readonly;
+module_param(readonly, bool, 0444);
+MODULE_PARM_DESC(readonly,
+		 "Make every disk read-only from load time (default N)");
 
 /* ------------------------------------------------------------------ */
 /* The device                                                          */
@@ -102,14 +171,17 @@ MODULE_PARM_DESC(hardsect_size,
 
 struct sbd_device {
 	u64 size;			/* bytes */
+	unsigned int sect_size;		/* logical block size, bytes */
 	u8 *store;			/* vmalloc'ed, @size bytes */
 	spinlock_t lock;		/* serializes access to @store */
+	struct badblocks badblocks;	/* sectors that fail all I/O */
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
 };
 
 static int sbd_major;
-static struct sbd_device sbd_dev;
+static struct sbd_device *sbd_devices;
+static unsigned int sbd_ndevices;
 
 /* ------------------------------------------------------------------ */
 /* The request path                                                    */
@@ -163,11 +235,28 @@ static blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	u32 len = blk_rq_bytes(rq);
 
+	enum req_op op = req_op(rq);
+
 	/* Written so it cannot overflow: no request leaves the store. */
 	if (pos > dev->size || len > dev->size - pos)
 		return BLK_STS_IOERR;
 
-	switch (req_op(rq)) {
+	if (op == REQ_OP_READ || op == REQ_OP_WRITE ||
+	    op == REQ_OP_DISCARD || op == REQ_OP_WRITE_ZEROES) {
+		/* Injected bad sectors fail the whole request, data untouched. */
+		if (unlikely(READ_ONCE(dev->badblocks.count)) &&
+		    sbd_badblocks_hit(&dev->badblocks, blk_rq_pos(rq),
+				      blk_rq_sectors(rq)))
+			return BLK_STS_IOERR;
+		/*
+		 * The block layer refuses user writes to a read-only disk;
+		 * this makes sure nothing else changes one either.
+		 */
+		if (op != REQ_OP_READ && get_disk_ro(dev->disk))
+			return BLK_STS_IOERR;
+	}
+
+	switch (op) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
 		sbd_copy_rq(dev, rq, pos);
@@ -209,40 +298,160 @@ static const struct block_device_operations sbd_fops = {
 };
 
 /* ------------------------------------------------------------------ */
+/* sysfs: /sys/block/sbdN/sbd/                                         */
+/* ------------------------------------------------------------------ */
+
+static struct sbd_device *to_sbd(struct device *d)
+{
+	return dev_to_disk(d)->private_data;
+}
+
+static ssize_t size_bytes_show(struct device *d, struct device_attribute *attr,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_sbd(d)->size);
+}
+static DEVICE_ATTR_RO(size_bytes);
+
+static ssize_t hardsect_size_show(struct device *d,
+				  struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_sbd(d)->sect_size);
+}
+static DEVICE_ATTR_RO(hardsect_size);
+
+/* vmalloc hands out whole pages: that is what the store really holds. */
+static ssize_t store_bytes_show(struct device *d, struct device_attribute *attr,
+				char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", (u64)PAGE_ALIGN(to_sbd(d)->size));
+}
+static DEVICE_ATTR_RO(store_bytes);
+
+/* Lists the bad ranges, one "START COUNT" line each (512-byte sectors). */
+static ssize_t badblocks_list(struct device *d, struct device_attribute *attr,
+			      char *buf)
+{
+	return badblocks_show(&to_sbd(d)->badblocks, buf, 0);
+}
+
+/*
+ * "+START COUNT" marks COUNT 512-byte sectors from START bad; any request
+ * touching them fails with an I/O error.  "-START COUNT" clears them.
+ * Anything else, or a range outside the disk, is -EINVAL.
+ */
+static ssize_t badblocks_edit(struct device *d, struct device_attribute *attr,
+			      const char *buf, size_t len)
+{
+	struct sbd_device *dev = to_sbd(d);
+	u64 capacity = dev->size >> SECTOR_SHIFT;
+	char op, start_text[24], count_text[24], extra;
+	u64 start, count;
+	bool done;
+
+	if (sscanf(buf, "%c%23s %23s %c", &op, start_text, count_text,
+		   &extra) != 3 || (op != '+' && op != '-') ||
+	    kstrtou64(start_text, 10, &start) ||
+	    kstrtou64(count_text, 10, &count) ||
+	    count == 0 || start >= capacity || count > capacity - start)
+		return -EINVAL;
+
+	if (op == '+')
+		done = sbd_badblocks_mark(&dev->badblocks, start, count);
+	else
+		done = sbd_badblocks_unmark(&dev->badblocks, start, count);
+	/* The kernel's table holds a page of ranges; it can fill up. */
+	return done ? len : -ENOSPC;
+}
+static DEVICE_ATTR(badblocks, 0644, badblocks_list, badblocks_edit);
+
+static struct attribute *sbd_attrs[] = {
+	&dev_attr_size_bytes.attr,
+	&dev_attr_hardsect_size.attr,
+	&dev_attr_store_bytes.attr,
+	&dev_attr_badblocks.attr,
+	NULL,
+};
+
+static const struct attribute_group sbd_attr_group = {
+	.name = SBD_NAME,
+	.attrs = sbd_attrs,
+};
+
+static const struct attribute_group *sbd_attr_groups[] = {
+	&sbd_attr_group,
+	NULL,
+};
+
+/* ------------------------------------------------------------------ */
 /* Set-up and tear-down                                                */
 /* ------------------------------------------------------------------ */
 
+/* Size in bytes of disk @i, from sizes= or else nsectors. */
+static u64 sbd_disk_size(unsigned int i)
+{
+	return i < nr_sizes ? sizes[i].value :
+			      nsectors.value * hardsect_size.value;
+}
+
 /*
- * Check the parameters and compute the size.  Each refusal is a single
- * line naming the parameter, its value and what is allowed.
+ * Check every parameter before anything is allocated.  Each refusal is
+ * a single line naming the parameter, its value and what is allowed.
  */
-static int sbd_check_params(u64 *size)
+static int sbd_check_params(void)
 {
 	u64 ss = hardsect_size.value;
 	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+	u64 bytes, total = 0;
+	unsigned int i;
 
-	if (!hardsect_size.is_number || ss < SECTOR_SIZE || ss > PAGE_SIZE ||
+	if (!hardsect_size.parsed || ss < SECTOR_SIZE || ss > PAGE_SIZE ||
 	    !is_power_of_2(ss)) {
 		pr_err("hardsect_size=%s is invalid: use 512, 1024, 2048 or %lu (a power of two from 512 to the page size)\n",
 		       hardsect_size.text, PAGE_SIZE);
 		return -EINVAL;
 	}
-	if (!nsectors.is_number || nsectors.value == 0) {
+	if (!nsectors.parsed || nsectors.value == 0) {
 		pr_err("nsectors=%s is invalid: use a whole number of %llu-byte sectors, at least 1\n",
 		       nsectors.text, ss);
 		return -EINVAL;
 	}
-	if (check_mul_overflow(nsectors.value, ss, size)) {
+	if (check_mul_overflow(nsectors.value, ss, &bytes)) {
 		pr_err("nsectors=%s is invalid: nsectors * hardsect_size (%llu) overflows 64 bits\n",
 		       nsectors.text, ss);
 		return -EINVAL;
 	}
+	if (!ndevices.parsed || ndevices.value == 0 ||
+	    ndevices.value > SBD_MAX_DEVICES) {
+		pr_err("ndevices=%s is invalid: use 1 to %d\n",
+		       ndevices.text, SBD_MAX_DEVICES);
+		return -EINVAL;
+	}
+	for (i = 0; i < nr_sizes; i++) {
+		if (!sizes[i].parsed || !sizes[i].value ||
+		    sizes[i].value % ss) {
+			pr_err("sizes: entry %u (%s) is invalid: use a nonzero multiple of hardsect_size (%llu) in bytes, K, M, G or T suffix allowed\n",
+			       i, sizes[i].text, ss);
+			return -EINVAL;
+		}
+	}
+
+	/* sizes= may name more disks than ndevices= asks for. */
+	sbd_ndevices = max_t(unsigned int, ndevices.value, nr_sizes);
+	for (i = 0; i < sbd_ndevices; i++) {
+		if (check_add_overflow(total, sbd_disk_size(i), &total))
+			total = U64_MAX;
+	}
 	/* Refuse early what vmalloc can never give, rather than push the
 	 * machine into reclaim and the OOM killer trying.
 	 */
-	if (*size > ram) {
-		pr_err("nsectors=%s is too large: %llu bytes is more than this machine's %llu bytes of RAM\n",
-		       nsectors.text, *size, ram);
+	if (total > ram) {
+		if (sbd_ndevices == 1 && !nr_sizes)
+			pr_err("nsectors=%s is too large: %llu bytes is more than this machine's %llu bytes of RAM\n",
+			       nsectors.text, total, ram);
+		else
+			pr_err("the %u disks are too large: %llu bytes in all is more than this machine's %llu bytes of RAM\n",
+			       sbd_ndevices, total, ram);
 		return -ENOMEM;
 	}
 	return 0;
@@ -268,8 +477,13 @@ static int sbd_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
 	return blk_mq_alloc_tag_set(set);
 }
 
-static int sbd_add_device(struct sbd_device *dev, int index, u64 size,
-			  unsigned int sect_size)
+/*
+ * Prepare disk sbd<index> of @size bytes, everything but making it live.
+ * Each disk has its own store, lock and tag set, so a busy disk never
+ * takes another one's tags; disks share only the major number.
+ */
+static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
+			    u64 size, unsigned int sect_size)
 {
 	struct queue_limits lim = {
 		.logical_block_size	= sect_size,
@@ -285,21 +499,29 @@ static int sbd_add_device(struct sbd_device *dev, int index, u64 size,
 	int err;
 
 	dev->size = size;
+	dev->sect_size = sect_size;
 	spin_lock_init(&dev->lock);
 	/*
 	 * Zeroed, so a fresh disk never shows stale kernel memory.
-	 * __GFP_NOWARN: a failure is reported below, in one line.
+	 * __GFP_RETRY_MAYFAIL: when memory runs short, fail this load rather
+	 * than have the OOM killer kill something else to make room.
+	 * __GFP_NOWARN: the failure is reported below, in one line.
 	 */
-	dev->store = __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	dev->store = __vmalloc(size, GFP_KERNEL | __GFP_ZERO |
+				     __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!dev->store) {
-		pr_err("nsectors=%s: cannot allocate %llu bytes for the store\n",
-		       nsectors.text, size);
+		pr_err("sbd%u: cannot allocate %llu bytes for the store\n",
+		       index, size);
 		return -ENOMEM;
 	}
 
-	err = sbd_init_tag_set(&dev->tag_set, dev);
+	err = badblocks_init(&dev->badblocks, 1);
 	if (err)
 		goto out_free_store;
+
+	err = sbd_init_tag_set(&dev->tag_set, dev);
+	if (err)
+		goto out_exit_badblocks;
 
 	disk = sbd_alloc_disk(&dev->tag_set, &lim, dev);
 	if (IS_ERR(disk)) {
@@ -312,64 +534,112 @@ static int sbd_add_device(struct sbd_device *dev, int index, u64 size,
 	disk->minors = SBD_MINORS;
 	disk->fops = &sbd_fops;
 	disk->private_data = dev;
-	snprintf(disk->disk_name, DISK_NAME_LEN, SBD_NAME "%d", index);
+	snprintf(disk->disk_name, DISK_NAME_LEN, SBD_NAME "%u", index);
 	set_capacity(disk, size >> SECTOR_SHIFT);
-
-	err = add_disk(disk);
-	if (err)
-		goto out_put_disk;
-
-	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues\n",
-		disk->disk_name, size, size >> 20, sect_size,
-		dev->tag_set.nr_hw_queues);
+	set_disk_ro(disk, readonly);
 	return 0;
 
-out_put_disk:
-	put_disk(disk);
 out_free_tag_set:
 	blk_mq_free_tag_set(&dev->tag_set);
+out_exit_badblocks:
+	badblocks_exit(&dev->badblocks);
 out_free_store:
 	vfree(dev->store);
 	return err;
 }
 
-/*
- * del_gendisk() waits for every request in flight and lets no new one
- * in, so the store is freed only after the last copy that could use it.
- */
-static void sbd_remove_device(struct sbd_device *dev)
+/* Undo sbd_alloc_device(); the disk must not be live (or no longer). */
+static void sbd_free_device(struct sbd_device *dev)
 {
-	del_gendisk(dev->disk);
 	put_disk(dev->disk);
 	blk_mq_free_tag_set(&dev->tag_set);
+	badblocks_exit(&dev->badblocks);
 	vfree(dev->store);
+}
+
+static int sbd_add_device(struct sbd_device *dev)
+{
+	struct gendisk *disk = dev->disk;
+	int err;
+
+	err = device_add_disk(NULL, disk, sbd_attr_groups);
+	if (err)
+		return err;
+	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s\n",
+		disk->disk_name, dev->size, dev->size >> 20, dev->sect_size,
+		dev->tag_set.nr_hw_queues, readonly ? ", read-only" : "");
+	return 0;
+}
+
+static void sbd_free_devices(unsigned int count)
+{
+	while (count--)
+		sbd_free_device(&sbd_devices[count]);
+	kfree(sbd_devices);
+}
+
+/*
+ * del_gendisk() waits for every request in flight and lets no new one
+ * in, so a store is freed only after the last copy that could use it.
+ */
+static void sbd_del_disks(unsigned int count)
+{
+	while (count--)
+		del_gendisk(sbd_devices[count].disk);
 }
 
 static int __init sbd_init(void)
 {
-	u64 size;
+	unsigned int allocated, added;
 	int err;
 
-	err = sbd_check_params(&size);
+	err = sbd_check_params();
 	if (err)
 		return err;
 
+	sbd_devices = kcalloc(sbd_ndevices, sizeof(*sbd_devices), GFP_KERNEL);
+	if (!sbd_devices)
+		return -ENOMEM;
+
 	/* Major 0 asks for a dynamic major; it shows in /proc/devices. */
 	sbd_major = register_blkdev(0, SBD_NAME);
-	if (sbd_major < 0)
+	if (sbd_major < 0) {
+		kfree(sbd_devices);
 		return sbd_major;
+	}
 
-	err = sbd_add_device(&sbd_dev, 0, size, hardsect_size.value);
-	if (err) {
-		unregister_blkdev(sbd_major, SBD_NAME);
-		return err;
+	/*
+	 * Allocate every disk before the first goes live.  A live disk is
+	 * opened by the partition scan, and that open is only released
+	 * when insmod returns: after a failed init the module's code would
+	 * be gone by then.  So only add_disk() itself can fail late.
+	 */
+	for (allocated = 0; allocated < sbd_ndevices; allocated++) {
+		err = sbd_alloc_device(&sbd_devices[allocated], allocated,
+				       sbd_disk_size(allocated),
+				       hardsect_size.value);
+		if (err)
+			goto out_free;
+	}
+	for (added = 0; added < sbd_ndevices; added++) {
+		err = sbd_add_device(&sbd_devices[added]);
+		if (err)
+			goto out_del;
 	}
 	return 0;
+
+out_del:
+	sbd_del_disks(added);
+out_free:
+	sbd_free_devices(allocated);
+	unregister_blkdev(sbd_major, SBD_NAME);
+	return err;
 }
 
 static void __exit sbd_exit(void)
 {
-	sbd_remove_device(&sbd_dev);
+	sbd_del_disks(sbd_ndevices);
+	sbd_free_devices(sbd_ndevices);
 	unregister_blkdev(sbd_major, SBD_NAME);
 }
 

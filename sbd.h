@@ -12,6 +12,7 @@
 #include <linux/version.h>
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
+#include <linux/badblocks.h>
 
 #define SBD_VERSION "1.0.0"
 
@@ -70,6 +71,63 @@ static inline struct gendisk *sbd_alloc_disk(struct blk_mq_tag_set *set,
 		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
 #endif
 	return disk;
+}
+
+/*
+ * 6.15 made badblocks lengths sector_t and badblocks_set()/_clear()
+ * return true on success; before, lengths were int and 0 meant success.
+ * These wrappers return true on success on every kernel.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+typedef sector_t sbd_bb_len_t;
+#define SBD_BB_OK(ret) (ret)
+#else
+typedef int sbd_bb_len_t;
+#define SBD_BB_OK(ret) (!(ret))
+#endif
+
+/*
+ * Before the rewrite of badblocks_set() in 6.3, marking a range longer
+ * than BB_MAX_LEN left the table out of order, so later lookups missed
+ * it (seen on 6.1).  Marking (and clearing) BB_MAX_LEN at a time, in
+ * ascending order, keeps it sorted on every kernel.
+ */
+static inline bool sbd_badblocks_mark(struct badblocks *bb, sector_t s,
+				      sector_t n)
+{
+	while (n) {
+		sector_t len = min_t(sector_t, n, BB_MAX_LEN);
+
+		if (!SBD_BB_OK(badblocks_set(bb, s, len, 1)))
+			return false;
+		s += len;
+		n -= len;
+	}
+	return true;
+}
+
+static inline bool sbd_badblocks_unmark(struct badblocks *bb, sector_t s,
+					sector_t n)
+{
+	while (n) {
+		sector_t len = min_t(sector_t, n, BB_MAX_LEN);
+
+		if (!SBD_BB_OK(badblocks_clear(bb, s, len)))
+			return false;
+		s += len;
+		n -= len;
+	}
+	return true;
+}
+
+/* True if any of the @n sectors from @s is marked bad. */
+static inline bool sbd_badblocks_hit(struct badblocks *bb, sector_t s,
+				     sbd_bb_len_t n)
+{
+	sbd_bb_len_t bad_len;
+	sector_t first_bad;
+
+	return badblocks_check(bb, s, n, &first_bad, &bad_len) != 0;
 }
 
 #endif /* SBD_H */

@@ -93,6 +93,7 @@ cp -r "$SBD_ROOT/tests" "$root/tests"
 [ -z "${SBD_INITRAMFS_EXTRA:-}" ] || cp -r "$SBD_INITRAMFS_EXTRA"/. "$root"/
 cat > "$root/init" <<INIT
 #!/bin/sh
+echo "@@ init"
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
