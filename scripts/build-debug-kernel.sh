@@ -98,7 +98,7 @@ CONFIG_SERIAL_8250_CONSOLE=y
 # network, graphics, sound, USB, SCSI/ATA, tracing, BPF, cgroups,
 # power management, firmware-facing drivers or CPU-bug mitigations
 # (the last also make TCG slower).  Each of these is a good part of
-# defconfig's build time, doubled by KASAN instrumentation.
+# the build time of defconfig, doubled by KASAN instrumentation.
 CONFIG_NET=n
 CONFIG_DRM=n
 CONFIG_FB=n
