@@ -48,7 +48,7 @@
 #define SBD_MAX_ZERO_SECTORS	(SZ_64M >> SECTOR_SHIFT)
 #define SBD_QUEUE_DEPTH		128
 /* Each disk takes SBD_MINORS minors; 64 disks is plenty for testing. */
-#define SBD_MAX_DEVICES		64
+#define SBD_MAX_DEVICES		64	/* keep in MODULE_PARM_DESC(ndevices) */
 
 /* ------------------------------------------------------------------ */
 /* Module parameters                                                   */
@@ -113,7 +113,7 @@ static struct sbd_param ndevices = { .value = 1, .parsed = true };
 module_param_cb(ndevices, &sbd_param_ops, &ndevices, 0444);
 __MODULE_PARM_TYPE(ndevices, "uint");
 MODULE_PARM_DESC(ndevices,
-		 "Number of disks, sbd0 to sbdN-1: 1 to " __stringify(SBD_MAX_DEVICES) " (default 1)");
+		 "Number of disks, sbd0 to sbdN-1: 1 to 64 (default 1)");
 
 /* "4096", "64M", "1G": bytes, with an optional K, M, G or T suffix. */
 static bool sbd_parse_bytes(const char *text, u64 *bytes)
@@ -158,7 +158,7 @@ static struct sbd_param sizes[SBD_MAX_DEVICES];
 static unsigned int nr_sizes;
 module_param_array(sizes, sbd_size, &nr_sizes, 0444);
 MODULE_PARM_DESC(sizes,
-		 "Per-disk sizes in bytes, K/M/G/T suffixes allowed, e.g. sizes=64M,1G; disks beyond the list use nsectors (default: none)");
+		 "Per-disk sizes in bytes with optional K/M/G/T suffix, e.g. 64M,1G; other disks use nsectors (default: none)");
 
 static bool readonly;
 module_param(readonly, bool, 0444);
@@ -363,7 +363,10 @@ static ssize_t badblocks_edit(struct device *d, struct device_attribute *attr,
 	/* The kernel's table holds a page of ranges; it can fill up. */
 	return done ? len : -ENOSPC;
 }
-static DEVICE_ATTR(badblocks, 0644, badblocks_list, badblocks_edit);
+
+/* Not DEVICE_ATTR_RW(): badblocks_show/_store name the kernel's helpers. */
+static struct device_attribute dev_attr_badblocks =
+	__ATTR(badblocks, 0644, badblocks_list, badblocks_edit);
 
 static struct attribute *sbd_attrs[] = {
 	&dev_attr_size_bytes.attr,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sbd.h - the one place where sbd meets differences between kernels.
+ * The one place where sbd meets the differences between kernels.
  *
  * sbd.c is written against the block layer of today (7.x).  Each helper
  * below hides one API that changed between 6.1 LTS and now, and says
