@@ -5,13 +5,24 @@
 #   KERNELS="7.2 6.12"   which kernels (default "7.2 6.12"; 6.1 works too)
 #   ROUNDS=3             rounds; the median is the figure, min-max the spread
 #   SIZE_MB=512          size of every device (MiB)
-#   RUNTIME=5 RAMP=1     seconds per fio job (time_based) and its ramp
-#   TUNE=iostats=0,nomerges=2   sysfs settings for the "sbd-tuned" rows
+#   RUNTIME=3 RAMP=1     seconds per fio job (time_based) and its ramp
+#   TUNE=iostats=0,nomerges=2,wbt_lat_usec=0   sysfs settings for "sbd-tuned"
+#   ICOUNT=3             QEMU -icount shift (see below); ICOUNT=0: wall clock
+#   PARALLEL=1           boot the kernels' VMs at the same time (0: in turn)
 #   BENCH_RESULTS=bench/results where the table, CSVs and chart go
 # For experiments: BENCH_ONLY=randread-qd1,... and BENCH_DEVS=sbd,brd,...
 # pick workloads and devices; BENCH_EXTRA_KO=DIR packs DIR/TIER/NAME.ko
 # (an sbd built under another module and disk name) and benchmarks its
 # /dev/NAME0 in the same boot.
+#
+# Why -icount: under plain TCG the guest's clock is the host's, so every
+# other process on the host (a shared 2-core machine) changes the numbers,
+# by a factor of 2-7 from one 5 s job to the next.  With -icount the
+# guest's clock advances with the instructions it executes (2^ICOUNT ns
+# each), so IOPS and MiB/s measure the instructions each I/O costs, and
+# are the same whatever else the host runs (it only takes longer).  One
+# host thread runs both vCPUs; the VMs run single-threaded, so booting
+# the kernels in parallel costs nothing in accuracy.
 #
 # One VM boot per kernel (tests/bench.sh inside); results go to
 # $BENCH_RESULTS/results.md (tables), results.csv (every round),
@@ -22,9 +33,11 @@ need_root
 KERNELS=${KERNELS:-7.2 6.12}
 ROUNDS=${ROUNDS:-3}
 SIZE_MB=${SIZE_MB:-512}
-RUNTIME=${RUNTIME:-5}
+RUNTIME=${RUNTIME:-3}
 RAMP=${RAMP:-1}
-TUNE=${TUNE:-iostats=0,nomerges=2}
+TUNE=${TUNE:-iostats=0,nomerges=2,wbt_lat_usec=0}
+ICOUNT=${ICOUNT:-3}
+PARALLEL=${PARALLEL:-1}
 RESULTS=${BENCH_RESULTS:-$SBD_ROOT/bench/results}
 "$SBD_ROOT/scripts/install-deps.sh" gnuplot-nox python3 libc6-dev
 
@@ -32,13 +45,20 @@ work=$SBD_OUT/bench
 mkdir -p "$work" "$RESULTS"
 gcc -static -O2 -Wall -o "$work/memcpy-bench" "$SBD_ROOT/bench/memcpy-bench.c"
 
-# Memory for four disks (five with each extra sbd), the random fill
-# file and memcpy-bench's buffer, plus room for the rest.
-nextra=0
-start=$(date +%s)
-reports=()
-labels=()
-for k in $KERNELS; do
+# boot-vm.sh runs qemu-system-x86_64 from PATH: put a wrapper first
+# that adds -icount.
+if [ "$ICOUNT" != 0 ]; then
+	qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 missing"
+	mkdir -p "$work/icount"
+	printf '#!/bin/sh\nexec %s "$@" -icount shift=%s,sleep=off\n' \
+		"$qemu" "$ICOUNT" > "$work/icount/qemu-system-x86_64"
+	chmod +x "$work/icount/qemu-system-x86_64"
+	export PATH="$work/icount:$PATH"
+fi
+
+# bench_kernel K: build, pack and boot one kernel's benchmark.
+bench_kernel() {
+	local k=$1 tier label out extra nextra mem
 	tier=$(KERNELS=$k kernel_tiers)
 	label=$k; [ "$tier" = newest ] && label=7.2
 	out=$work/$tier
@@ -54,6 +74,8 @@ for k in $KERNELS; do
 	if [ -n "${BENCH_EXTRA_KO:-}" ] && [ -d "$BENCH_EXTRA_KO/$tier" ]; then
 		cp "$BENCH_EXTRA_KO/$tier"/*.ko "$extra/bench/ko/" 2>/dev/null || true
 	fi
+	# Memory for four disks (one more per extra sbd), the random fill
+	# file and memcpy-bench's buffer, plus room for the rest.
 	nextra=$(ls "$extra/bench/ko" | wc -l)
 	mem=$(( SIZE_MB * (6 + nextra) + 1536 ))
 	[ $mem -ge 6144 ] || mem=6144
@@ -63,11 +85,30 @@ for k in $KERNELS; do
 		>"$out/initramfs.log" 2>&1 ||
 		{ tail "$out/initramfs.log"; die "$tier: initramfs failed"; }
 	log "$label: benchmarking ($(cat "$(kernel_dir "$tier")/release")); console in $out/console.log"
-	VM_MEM=$mem VM_TIMEOUT=${VM_TIMEOUT:-3600} \
+	VM_MEM=$mem VM_TIMEOUT=${VM_TIMEOUT:-5400} \
 		"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" \
 		"$out/console.log" || die "$label: the VM did not finish"
-	reports+=("$label=$out/console.log")
+	log "$label: done"
+}
+
+start=$(date +%s)
+reports=()
+labels=()
+pids=()
+for k in $KERNELS; do
+	tier=$(KERNELS=$k kernel_tiers)
+	label=$k; [ "$tier" = newest ] && label=7.2
+	reports+=("$label=$work/$tier/console.log")
 	labels+=("$label")
+	if [ "$PARALLEL" = 1 ]; then
+		bench_kernel "$k" &
+		pids+=($!)
+	else
+		bench_kernel "$k"
+	fi
+done
+for p in "${pids[@]}"; do
+	wait "$p" || die "a kernel's benchmark failed"
 done
 
 # Which sbd was measured: the last commit of sbd.c/sbd.h, and whether
@@ -76,7 +117,7 @@ src=$(git -C "$SBD_ROOT" log -1 --format='%h %cs' -- sbd.c sbd.h 2>/dev/null || 
 git -C "$SBD_ROOT" diff --quiet HEAD -- sbd.c sbd.h 2>/dev/null ||
 	src="$src + uncommitted changes"
 src="$src; sha256 sbd.c $(sha256sum "$SBD_ROOT/sbd.c" | cut -c1-12), sbd.h $(sha256sum "$SBD_ROOT/sbd.h" | cut -c1-12)"
-BENCH_CMD="KERNELS=\"$KERNELS\" ROUNDS=$ROUNDS SIZE_MB=$SIZE_MB RUNTIME=$RUNTIME RAMP=$RAMP scripts/bench.sh" \
+BENCH_CMD="KERNELS=\"$KERNELS\" ROUNDS=$ROUNDS SIZE_MB=$SIZE_MB RUNTIME=$RUNTIME RAMP=$RAMP ICOUNT=$ICOUNT scripts/bench.sh" \
 BENCH_SOURCE=$src /usr/bin/python3 "$SBD_ROOT/bench/report.py" "$RESULTS" "${reports[@]}"
 
 # The chart: one panel per kernel, each device's ratio to brd per workload.

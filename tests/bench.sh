@@ -12,7 +12,7 @@
 # Lines starting "@@ bench" reach the host, which does the arithmetic:
 #   @@ bench setting DEV KEY=VALUE...
 #   @@ bench result ROUND DEV WORKLOAD VALUE      (IOPS, or MiB/s for 1M)
-#   @@ bench memcpy ROUND HOT_MIBS STREAM_MIBS
+#   @@ bench memcpy ROUND HOT_MIBS STREAM_MIBS MOVSB_MIBS
 . ./lib.sh
 SIZE_MB=${1:-512}
 ROUNDS=${2:-3}
@@ -172,7 +172,7 @@ done
 ndev=$(echo $DEVS | wc -w)
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	say "memcpy $r $(/bench/memcpy-bench 3 256 | sed 's/^memcpy hot //; s/ stream / /')"
+	say "memcpy $r $(/bench/memcpy-bench 2 256 | sed 's/^memcpy hot //; s/ stream / /; s/ movsb / /')"
 	job=$TMP/round$r.fio
 	{
 		echo "[global]"
