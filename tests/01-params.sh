@@ -37,7 +37,7 @@ refused() {
 	check "$_n/unload" unload_sbd
 }
 
-for v in 0 -1 abc 1 256 511 513 1536 3000 8192 65536 0x1000 4096x ""; do
+for v in 0 -1 abc 1 256 511 513 1536 3000 8192 65536 4096x ""; do
 	refused "hardsect_size=$v" EINVAL "hardsect_size=$v"
 done
 # 2^64 does not parse; 2^55 and 2^64-1 sectors overflow the byte count.

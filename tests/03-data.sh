@@ -22,8 +22,8 @@ pread_bytes() {
 }
 
 for ss in 512 4096; do
-	# 8 MiB and three sectors: the end is not on a MiB boundary.
-	n=$(((8 << 20) / ss + 3))
+	# 4 MiB and three sectors: the end is not on a MiB boundary.
+	n=$(((4 << 20) / ss + 3))
 	size=$((n * ss))
 	t=$ss
 	check "$t/load" load_sbd nsectors=$n hardsect_size=$ss || continue
@@ -49,7 +49,7 @@ for ss in 512 4096; do
 	# cross page boundaries, the first and the very last sector.
 	for ol in 0:1 1:1 7:3 9:17 $((4096 / ss * 3 - 1)):2 \
 		  $((4096 / ss * 5 + 1)):$((4096 / ss * 9 + 1)) \
-		  1001:257 $((n / 2 - 1)):$((n / 3)) $((n - 1)):1 \
+		  101:57 $((n / 2 - 1)):$((n / 3)) $((n - 1)):1 \
 		  $((n - 4097 / ss - 2)):$((4097 / ss + 2)); do
 		o=$((${ol%:*} * ss)) l=$((${ol#*:} * ss))
 		random_file "$TMP/chunk" $l
