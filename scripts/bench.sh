@@ -9,6 +9,8 @@
 #   TUNE=iostats=0,nomerges=2,wbt_lat_usec=0   sysfs settings for "sbd-tuned"
 #   ICOUNT=3             QEMU -icount shift (see below); ICOUNT=0: wall clock
 #   PARALLEL=1           boot the kernels' VMs at the same time (0: in turn)
+#   BENCH_VM_MEM=MiB     guest memory (default: enough for the disks, >= 6144)
+#   BENCH_REPORT_ONLY=1  only redo the tables and chart from the last run
 #   BENCH_RESULTS=bench/results where the table, CSVs and chart go
 # For experiments: BENCH_ONLY=randread-qd1,... and BENCH_DEVS=sbd,brd,...
 # pick workloads and devices; BENCH_EXTRA_KO=DIR packs DIR/TIER/NAME.ko
@@ -63,8 +65,12 @@ bench_kernel() {
 	label=$k; [ "$tier" = newest ] && label=7.2
 	out=$work/$tier
 	mkdir -p "$out"
-	"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
-		{ tail "$out/fetch.log"; die "$tier: fetching the kernel failed"; }
+	# A cached kernel is used as it is (fetch-kernel.sh waits for any
+	# other fetch on this machine, even when it has nothing to do).
+	if ! [ -f "$(kernel_dir "$tier")/vmlinuz" ] || ! [ -f "$(kernel_dir "$tier")/kdir" ]; then
+		"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
+			{ tail "$out/fetch.log"; die "$tier: fetching the kernel failed"; }
+	fi
 	"$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
 		{ tail "$out/build.log"; die "$tier: build failed"; }
 	extra=$out/extra
@@ -79,6 +85,7 @@ bench_kernel() {
 	nextra=$(ls "$extra/bench/ko" | wc -l)
 	mem=$(( SIZE_MB * (6 + nextra) + 1536 ))
 	[ $mem -ge 6144 ] || mem=6144
+	mem=${BENCH_VM_MEM:-$mem}
 	SBD_INITRAMFS_EXTRA=$extra "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" \
 		"$out/initramfs.img" bench.sh "$SIZE_MB" "$ROUNDS" "$RUNTIME" \
 		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" \
@@ -100,6 +107,8 @@ for k in $KERNELS; do
 	label=$k; [ "$tier" = newest ] && label=7.2
 	reports+=("$label=$work/$tier/console.log")
 	labels+=("$label")
+	# BENCH_REPORT_ONLY=1: redo the tables and chart from the last run.
+	[ "${BENCH_REPORT_ONLY:-0}" = 1 ] && continue
 	if [ "$PARALLEL" = 1 ]; then
 		bench_kernel "$k" &
 		pids+=($!)
