@@ -54,15 +54,16 @@ echo 0 > $DBG/fail_page_alloc/min-order
 
 # fault_site: from the fault's stack in dmesg, "CALLEE <- SBD_FUNCTION",
 # the kernel function sbd called and the sbd function that called it.
+# Frames marked "?" are stale words on the stack, not callers: skipped.
 fault_site() {
 	dmesg | sed 's/^\[[^]]*\] *//' | awk '
 		/^Call Trace:/ { on = 1; prev = ""; next }
-		on && /\[sbd\]/ {
-			f = $0; sub(/^ *(\? )?/, "", f); sub(/\+.*/, "", f)
+		on && /^ *[A-Za-z_][A-Za-z0-9_.]*\+0x.*\[sbd\]/ {
+			f = $0; sub(/^ */, "", f); sub(/\+.*/, "", f)
 			print prev " <- " f; exit
 		}
-		on && /^ *(\? )?[A-Za-z_][A-Za-z0-9_.]*\+0x/ {
-			p = $0; sub(/^ *(\? )?/, "", p); sub(/\+.*/, "", p)
+		on && /^ *[A-Za-z_][A-Za-z0-9_.]*\+0x/ {
+			p = $0; sub(/^ */, "", p); sub(/\+.*/, "", p)
 			prev = p
 		}'
 }
