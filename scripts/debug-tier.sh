@@ -46,7 +46,8 @@ debug_tier_notice() {
 ##  and CPU-hotplug areas on a KASAN + kmemleak + lockdep kernel.  Its
 ##  kernel is built once from Debian's linux-source-6.12 and cached in
 ##  $(kernel_dir debug)
-##  (cold build about 35 minutes on 2 cores: too long for CI).
+##  (cold build: 26 CPU-minutes, 15-50 minutes on 2 cores depending
+##  on what else runs: more than CI's time allows next to the suite).
 ##  Build it, then run the tier:
 ##
 ##      sudo scripts/build-debug-kernel.sh
