@@ -8,7 +8,7 @@
 #   DEBUG_TESTS="faults.sh ..."  which tests/debug/ areas (default: all)
 #   DEBUG_VM_TIMEOUT=7200        seconds for the debug VM (KASAN under
 #                                TCG is several times slower)
-#   DEBUG_AREA_TIMEOUT=2400      seconds per area inside the VM
+#   DEBUG_AREA_TIMEOUT=3600      seconds per area inside the VM
 
 # The in-VM area list: a kmemleak baseline first, the normal areas
 # (TESTS, default all of tests/NN-*.sh), then the debug-only areas.
@@ -32,7 +32,7 @@ debug_tier_tests() {
 debug_tier_env() {
 	export VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-7200}
 	export VM_CPUS=${VM_CPUS:-2}
-	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 rcupdate.rcu_cpu_stall_timeout=300 AREA_TIMEOUT=${DEBUG_AREA_TIMEOUT:-2400}"
+	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 rcupdate.rcu_cpu_stall_timeout=300 AREA_TIMEOUT=${DEBUG_AREA_TIMEOUT:-3600}"
 }
 
 debug_tier_notice() {

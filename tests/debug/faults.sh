@@ -25,7 +25,7 @@ need_debug_kernel || return
 # allocations for a 64 MiB store.
 FAULT_PARAMS=${FAULT_PARAMS:-nsectors=8}
 FAULT_MAX=${FAULT_MAX:-2000}		# loads at most
-FAULT_DEADLINE=${FAULT_DEADLINE:-1500}	# seconds at most
+FAULT_DEADLINE=${FAULT_DEADLINE:-3000}	# seconds at most (AREA_TIMEOUT is longer)
 
 check plain-load load_sbd $FAULT_PARAMS || return
 check plain-unload unload_sbd || return
