@@ -356,10 +356,7 @@ static ssize_t badblocks_edit(struct device *d, struct device_attribute *attr,
 	    count == 0 || start >= capacity || count > capacity - start)
 		return -EINVAL;
 
-	if (op == '+')
-		done = sbd_badblocks_mark(&dev->badblocks, start, count);
-	else
-		done = sbd_badblocks_unmark(&dev->badblocks, start, count);
+	done = sbd_badblocks_update(&dev->badblocks, start, count, op == '+');
 	/* The kernel's table holds a page of ranges; it can fill up. */
 	return done ? len : -ENOSPC;
 }

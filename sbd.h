@@ -92,27 +92,15 @@ typedef int sbd_bb_len_t;
  * it (seen on 6.1).  Marking (and clearing) BB_MAX_LEN at a time, in
  * ascending order, keeps it sorted on every kernel.
  */
-static inline bool sbd_badblocks_mark(struct badblocks *bb, sector_t s,
-				      sector_t n)
+/* Mark (@bad) or clear @n sectors from @s; true on success. */
+static inline bool sbd_badblocks_update(struct badblocks *bb, sector_t s,
+					sector_t n, bool bad)
 {
 	while (n) {
 		sector_t len = min_t(sector_t, n, BB_MAX_LEN);
 
-		if (!SBD_BB_OK(badblocks_set(bb, s, len, 1)))
-			return false;
-		s += len;
-		n -= len;
-	}
-	return true;
-}
-
-static inline bool sbd_badblocks_unmark(struct badblocks *bb, sector_t s,
-					sector_t n)
-{
-	while (n) {
-		sector_t len = min_t(sector_t, n, BB_MAX_LEN);
-
-		if (!SBD_BB_OK(badblocks_clear(bb, s, len)))
+		if (!SBD_BB_OK(bad ? badblocks_set(bb, s, len, 1) :
+				     badblocks_clear(bb, s, len)))
 			return false;
 		s += len;
 		n -= len;
