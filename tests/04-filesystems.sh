@@ -2,6 +2,21 @@
 # Filesystems: for each sector size, ext4 and xfs are made, filled with
 # random files, checked clean and read back after a remount.
 
+# fs_roundtrip SUFFIX: checksum the files under $MNT/d, unmount, fsck,
+# mount again and compare.  Uses fs_round's $_t and $_type.
+fs_roundtrip() {
+	_sums=$(cd "$MNT" && find d -type f | sort | xargs sha256sum)
+	check "$_t/umount$1" umount "$MNT" || return
+	echo 3 > /proc/sys/vm/drop_caches
+	case $_type in
+	ext4) check "$_t/fsck-clean$1" e2fsck -fn /dev/sbd0 ;;
+	xfs)  check "$_t/fsck-clean$1" xfs_repair -n /dev/sbd0 ;;
+	esac
+	check "$_t/remount$1" mount -t $_type /dev/sbd0 "$MNT" || return
+	expect "$_t/checksums$1" "$_sums" \
+		"$(cd "$MNT" && find d -type f | sort | xargs sha256sum)"
+}
+
 # fs_round NAME TYPE MKFS... : one mkfs/mount/fill/fsck/remount round.
 fs_round() {
 	_t=$1 _type=$2
@@ -14,29 +29,12 @@ fs_round() {
 		random_file "$MNT/d/f$s" $s
 	done
 	cp "$MNT/d/f65536" "$MNT/d/e/copy"
-	_sums=$(cd "$MNT" && find d -type f | sort | xargs sha256sum)
 	check "$_t/sync" sync
-	check "$_t/umount" umount "$MNT" || return
-	echo 3 > /proc/sys/vm/drop_caches
-	case $_type in
-	ext4) check "$_t/fsck-clean" e2fsck -fn /dev/sbd0 ;;
-	xfs)  check "$_t/fsck-clean" xfs_repair -n /dev/sbd0 ;;
-	esac
-	check "$_t/remount" mount -t $_type /dev/sbd0 "$MNT" || return
-	expect "$_t/checksums" "$_sums" \
-		"$(cd "$MNT" && find d -type f | sort | xargs sha256sum)"
+	fs_roundtrip "" || return
 	# Delete and rewrite, then check again: blocks get reused.
 	rm -f "$MNT/d/f$((1 << 20))"
 	random_file "$MNT/d/new" $((1 << 20))
-	_sums=$(cd "$MNT" && find d -type f | sort | xargs sha256sum)
-	check "$_t/umount-2" umount "$MNT" || return
-	case $_type in
-	ext4) check "$_t/fsck-clean-2" e2fsck -fn /dev/sbd0 ;;
-	xfs)  check "$_t/fsck-clean-2" xfs_repair -n /dev/sbd0 ;;
-	esac
-	check "$_t/remount-2" mount -t $_type /dev/sbd0 "$MNT" || return
-	expect "$_t/checksums-2" "$_sums" \
-		"$(cd "$MNT" && find d -type f | sort | xargs sha256sum)"
+	fs_roundtrip -2 || return
 	check "$_t/umount-3" umount "$MNT"
 }
 
