@@ -196,8 +196,8 @@ flock 9
 
 if ! dpkg-query -W -f='${Status}' "$SRC_PKG" 2>/dev/null | grep -q 'ok installed'; then
 	log "debug: installing $SRC_PKG"
-	apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	apt_get update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt_get install -y -q \
 		--no-install-recommends "$SRC_PKG" >/dev/null
 fi
 srcver=$(dpkg-query -W -f='${Version}' "$SRC_PKG")

@@ -50,7 +50,7 @@ unpack_kernel() {
 
 fetch_bookworm() {
 	local pattern=$1 rel
-	apt-get update -q >/dev/null
+	apt_get update -q >/dev/null
 	rel=$(newest_pkg "$pattern" | sed 's/^linux-image-//')
 	[ -n "$rel" ] || die "$tier: no kernel matching $pattern in the archive"
 	if [ "$(cat "$dir/release" 2>/dev/null)" = "$rel" ] &&
@@ -58,9 +58,9 @@ fetch_bookworm() {
 		log "$tier: $rel cached"; return
 	fi
 	log "$tier: fetching $rel"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	DEBIAN_FRONTEND=noninteractive apt_get install -y -q \
 		--no-install-recommends "linux-headers-$rel" >/dev/null
-	(cd "$dir" && rm -f ./*.deb && apt-get download -q $APT_AS_ROOT "linux-image-$rel" >/dev/null)
+	(cd "$dir" && rm -f ./*.deb && apt_get download -q $APT_AS_ROOT "linux-image-$rel" >/dev/null)
 	unpack_kernel "$rel" "$dir"/linux-image-*.deb
 	rm -f "$dir"/*.deb
 	echo "/lib/modules/$rel/build" > "$dir/kdir"

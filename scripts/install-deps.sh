@@ -17,6 +17,6 @@ done
 if [ -n "$missing" ]; then
 	log "installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
-	apt-get install -y -q --no-install-recommends $missing >/dev/null
+	apt_get update -q >/dev/null
+	apt_get install -y -q --no-install-recommends $missing >/dev/null
 fi

@@ -21,6 +21,13 @@ mkdir -p "$SBD_CACHE" 2>/dev/null || true
 log()  { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# apt_get ARGS: apt-get, one harness script at a time (two scripts
+# installing at once would otherwise fail on apt's lock), and waiting
+# for any other apt user rather than failing at once.
+apt_get() {
+	flock "$SBD_CACHE/.apt.lock" apt-get -o DPkg::Lock::Timeout=600 "$@"
+}
+
 need_root() {
 	[ "$(id -u)" = 0 ] || die "run as root (installs packages, uses chroot)"
 }

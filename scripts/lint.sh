@@ -36,9 +36,9 @@ fetch_checkpatch() {
 		flock 9
 		grep -q "^$pkg " "$CP_DIR/source" 2>/dev/null && exit 0
 		cd "$tmp"
-		apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null ||
-			{ apt-get update -q >/dev/null &&
-			  apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null; } ||
+		apt_get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null ||
+			{ apt_get update -q >/dev/null &&
+			  apt_get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null; } ||
 			exit 1
 		dpkg -x ./"$pkg"_*.deb pkg
 		tarball=$(ls pkg/usr/src/linux-source-*.tar.*)
@@ -138,7 +138,7 @@ for tier in $(kernel_tiers); do
 		name="newest($(cat "$(kernel_dir newest)/release"))"
 		root=$SID_CHROOT
 		in_sid_chroot sh -c 'dpkg -s sparse >/dev/null 2>&1 ||
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			DEBIAN_FRONTEND=noninteractive apt_get install -y -q \
 			--no-install-recommends sparse' >"$out/sparse-$tier.log" 2>&1 || true
 	fi
 	ensure_checker_valid "$root" "$kdir"
