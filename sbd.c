@@ -193,7 +193,31 @@ static unsigned int sbd_ndevices;
  * memcpy_*_bvec() helpers (kmap_local inside) expect.  The lock is held
  * per segment: long enough that no reader sees a half-written segment,
  * short enough that a 4 MiB request does not stall the other queues.
+ *
+ * A segment that is a whole page on both sides (page cache and O_DIRECT
+ * I/O of 4 KiB and up, at 4 KiB offsets) is copied with copy_page(), the
+ * architecture's page copy; anything else with memcpy().  In bench.sh on
+ * 7.2, whose memcpy() is slower, this made 4 KiB I/O 11% and 1 MiB I/O
+ * 2.5x faster; on 6.12 it makes no difference (see README).
  */
+static void sbd_copy_seg(u8 *mem, struct bio_vec *bvec, u64 pos, bool write)
+{
+	if (bvec->bv_len == PAGE_SIZE && !bvec->bv_offset &&
+	    PAGE_ALIGNED(pos)) {
+		void *page = kmap_local_page(bvec->bv_page);
+
+		if (write)
+			copy_page(mem, page);
+		else
+			copy_page(page, mem);
+		kunmap_local(page);
+	} else if (write) {
+		memcpy_from_bvec(mem, bvec);
+	} else {
+		memcpy_to_bvec(bvec, mem);
+	}
+}
+
 static void sbd_copy_rq(struct sbd_device *dev, struct request *rq, u64 pos)
 {
 	bool write = op_is_write(req_op(rq));
@@ -201,13 +225,8 @@ static void sbd_copy_rq(struct sbd_device *dev, struct request *rq, u64 pos)
 	struct bio_vec bvec;
 
 	rq_for_each_segment(bvec, rq, iter) {
-		u8 *mem = dev->store + pos;
-
 		spin_lock(&dev->lock);
-		if (write)
-			memcpy_from_bvec(mem, &bvec);
-		else
-			memcpy_to_bvec(&bvec, mem);
+		sbd_copy_seg(dev->store + pos, &bvec, pos, write);
 		spin_unlock(&dev->lock);
 		/* Segments need not be whole sectors: advance by bytes. */
 		pos += bvec.bv_len;
