@@ -17,7 +17,11 @@ VM_CPUS=${VM_CPUS:-2}
 kernel=$(kernel_dir "$tier")/vmlinuz
 # loglevel=1 keeps printk off the console so result lines stay whole;
 # oopses and panics still print, and the tests read dmesg themselves.
-VM_APPEND=${VM_APPEND:-console=ttyS0 quiet loglevel=1 panic=-1}
+# oops=panic: after an oops the guest can hang in the dying task for
+# good ("Fixing recursive fault but reboot is needed!"); panicking
+# stops it at once (panic=-1 and -no-reboot end QEMU) instead of at
+# VM_TIMEOUT, and the oops is in the console lines shown.
+VM_APPEND=${VM_APPEND:-console=ttyS0 quiet loglevel=1 panic=-1 oops=panic}
 
 # boot LOG: one boot, console to LOG; returns qemu's (or timeout's) status.
 boot() {

@@ -32,7 +32,7 @@ debug_tier_tests() {
 debug_tier_env() {
 	export VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-7200}
 	export VM_CPUS=${VM_CPUS:-2}
-	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 rcupdate.rcu_cpu_stall_timeout=300 AREA_TIMEOUT=${DEBUG_AREA_TIMEOUT:-3600}"
+	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic rcupdate.rcu_cpu_stall_timeout=300 AREA_TIMEOUT=${DEBUG_AREA_TIMEOUT:-3600}"
 }
 
 debug_tier_notice() {
