@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# mutation-test.sh: show that the tests can fail.  For each line of
+# tests/mutations.txt, put that bug into a scratch copy of sbd.c, run
+# the line's test area on one kernel and expect it to report a FAIL.
+# A mutant that still builds warning-free but that its area does not
+# notice is a hole in the suite, and counts as a failure here.
+#
+#   KERNELS=6.12            the kernel to run on (one; default 6.12)
+#   AREAS="08-lifecycle.sh" only the mutants of these areas
+#
+# Not part of run-tests.sh: one VM boot per mutant.  Ends with
+# "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+need_root
+KERNELS=${KERNELS:-6.12}
+work=$SBD_OUT/mutants
+passed=0 failed=0
+ok()  { passed=$((passed + 1)); echo "ok $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+n=0
+while IFS= read -r line; do
+	case $line in '#'*|'') continue ;; esac
+	area=${line%% | *} rest=${line#* | }
+	bug=${rest%% | *} subst=${rest#* | }
+	[ -z "${AREAS:-}" ] || [[ " $AREAS " == *" $area "* ]] || continue
+	n=$((n + 1))
+	name="$area: $bug"
+	dir=$work/$n
+	rm -rf "$dir"
+	mkdir -p "$dir/src"
+	(cd "$SBD_ROOT" && cp -a Makefile Kbuild sbd.c sbd.h scripts tests "$dir/src/")
+	perl -0pi -e "$subst" "$dir/src/sbd.c"
+	if cmp -s "$SBD_ROOT/sbd.c" "$dir/src/sbd.c"; then
+		bad "$name"; echo "    the substitution no longer matches sbd.c: $subst"
+		continue
+	fi
+	log "mutant $n: $name"
+	SBD_OUT=$dir/out TESTS=$area STAGES="" \
+		"$dir/src/scripts/run-tests.sh" < /dev/null > "$dir/run.log" 2>&1 || true
+	# The mutant must build cleanly: a bug the compiler catches says
+	# nothing about the tests.
+	if ! grep -q '^ok .*/build-W=1$' "$dir/run.log"; then
+		bad "$name"; echo "    the mutant did not build warning-free (see $dir/run.log)"
+		continue
+	fi
+	caught=$(grep '^FAIL ' "$dir/run.log" | sed 's/^FAIL [^/]*\///' | head -3 | paste -sd, -)
+	if [ -n "$caught" ]; then
+		ok "$name (caught by: $caught)"
+	else
+		bad "$name"; echo "    survived: $(tail -n 1 "$dir/run.log") (see $dir/out)"
+	fi
+done < "$SBD_ROOT/tests/mutations.txt"
+[ $n -gt 0 ] || bad "no mutant selected (AREAS=${AREAS:-})"
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
