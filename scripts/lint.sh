@@ -138,7 +138,7 @@ for tier in $(kernel_tiers); do
 		name="newest($(cat "$(kernel_dir newest)/release"))"
 		root=$SID_CHROOT
 		in_sid_chroot sh -c 'dpkg -s sparse >/dev/null 2>&1 ||
-			DEBIAN_FRONTEND=noninteractive apt_get install -y -q \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 			--no-install-recommends sparse' >"$out/sparse-$tier.log" 2>&1 || true
 	fi
 	ensure_checker_valid "$root" "$kdir"
