@@ -6,6 +6,8 @@
 #   TESTS="00-smoke.sh ..."  which tests/ areas (default: all)
 #   STAGES="lint packaging"  host-side stages (default: both; "" for none):
 #                            scripts/lint.sh, scripts/test-packaging.sh
+#   SBD_TIME_BUDGET=5100     seconds the whole run may take; the debug
+#                            tier, last, gets what is left (debug-tier.sh)
 #
 # For each kernel: fetch it, build sbd with W=1 (a warning is a failure),
 # pack an initramfs, boot it and count the guest's result lines.  A
