@@ -49,8 +49,7 @@ kmemleak_clean() {
 
 # leftovers: whatever of sbd is still registered, one line each.
 leftovers() {
-	[ -e /sys/block/sbd0 ] && echo "/sys/block/sbd0 exists"
-	[ -e /dev/sbd0 ] && echo "/dev/sbd0 exists"
+	ls -d /sys/block/sbd* /dev/sbd* 2>/dev/null | sed 's/$/ exists/'
 	grep -w sbd /proc/devices | sed 's/^/\/proc\/devices: /'
 	grep '^sbd ' /proc/modules | sed 's/^/\/proc\/modules: /'
 	[ -e /sys/module/sbd ] && echo "/sys/module/sbd exists"
