@@ -130,7 +130,8 @@ load $n failed ($out) but left behind: $left"
 	else
 		absorbed=$((absorbed + 1))
 		# The fault was absorbed: the disk must work all the same.
-		for d in /dev/sbd0 /dev/sbd1; do
+		for d in $(cd /sys/block && ls -d sbd*); do
+			d=/dev/$d
 			dd if=$d of=/dev/null bs=4096 count=1 iflag=direct \
 				status=none 2>/dev/null ||
 				errors="$errors
