@@ -78,16 +78,17 @@ run_debug_tier() {
 	# 90 minutes: its VM gets what is left of SBD_TIME_BUDGET seconds
 	# (default 85 minutes from the start), so a slow machine ends in a
 	# timeout with its results so far, not in a killed CI job.
-	local left=$(( ${SBD_TIME_BUDGET:-5100} - ($(date +%s) - start) ))
+	local budget=${SBD_TIME_BUDGET:-5100}
+	local left=$(( budget - ($(date +%s) - start) ))
 	if [ $left -lt 1200 ]; then
 		bad "debug/time-budget"
-		echo "    ${left}s left of SBD_TIME_BUDGET=${SBD_TIME_BUDGET:-5100}: the debug tier needs 20 minutes or more;"
+		echo "    ${left}s left of SBD_TIME_BUDGET=$budget: the debug tier needs 20 minutes or more;"
 		echo "    run it on its own: scripts/run-debug-tests.sh"
 		return
 	fi
 	(
 		debug_tier_env
-		[ "${DEBUG_VM_TIMEOUT:-7200}" -le $left ] || export VM_TIMEOUT=$left
+		[ "$VM_TIMEOUT" -le $left ] || VM_TIMEOUT=$left
 		TESTS=$(debug_tier_tests) run_tier debug
 		echo "$passed $failed $skipped" > "$SBD_OUT/debug/.counts"
 	)

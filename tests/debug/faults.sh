@@ -131,11 +131,10 @@ load $n failed ($out) but left behind: $left"
 		absorbed=$((absorbed + 1))
 		# The fault was absorbed: the disk must work all the same.
 		for d in $(cd /sys/block && ls -d sbd*); do
-			d=/dev/$d
-			dd if=$d of=/dev/null bs=4096 count=1 iflag=direct \
+			dd if=/dev/$d of=/dev/null bs=4096 count=1 iflag=direct \
 				status=none 2>/dev/null ||
 				errors="$errors
-load $n succeeded after a $inj fault but $d does not read"
+load $n succeeded after a $inj fault but /dev/$d does not read"
 		done
 	fi
 	if [ -e /sys/module/sbd ]; then
