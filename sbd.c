@@ -581,7 +581,17 @@ static int sbd_add_device(struct sbd_device *dev)
 	struct gendisk *disk = dev->disk;
 	int err;
 
+	/*
+	 * A fresh store is all zeros, so there is no partition table to
+	 * find: skip add_disk()'s scan.  The scan opens the disk, and since
+	 * 6.9 that open is closed only when insmod returns to user space;
+	 * if a later disk then failed to add, the close would run the
+	 * freed module's code.  A table written later is read as usual
+	 * (sfdisk, blockdev --rereadpt), once the bit is cleared.
+	 */
+	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
 	err = device_add_disk(NULL, disk, sbd_attr_groups);
+	clear_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
 	if (err)
 		return err;
 	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s\n",
@@ -628,10 +638,9 @@ static int __init sbd_init(void)
 	}
 
 	/*
-	 * Allocate every disk before the first goes live.  A live disk is
-	 * opened by the partition scan, and that open is only released
-	 * when insmod returns: after a failed init the module's code would
-	 * be gone by then.  So only add_disk() itself can fail late.
+	 * Allocate every disk before the first goes live, so that once
+	 * user space can see and open a disk, only add_disk() of a later
+	 * one can still fail the load.
 	 */
 	for (allocated = 0; allocated < sbd_ndevices; allocated++) {
 		err = sbd_alloc_device(&sbd_devices[allocated], allocated,

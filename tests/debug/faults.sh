@@ -6,13 +6,10 @@
 # succeeds despite its fault (the kernel retried or fell back) must give
 # working disks; no kernel report at any step, and no leak at the end.
 #
-# One disk.  With ndevices=2 this loop found a bug (6.12, KASAN): when
-# add_disk of sbd1 fails, sbd0 is already live and the partition scan's
-# open of it ends in an fput deferred to insmod's return to user space,
-# after the failed module was freed; blkdev_put_whole() then reads
-# sbd_fops from freed module memory.  FAULT_PARAMS="nsectors=8
-# ndevices=2" shows it until sbd scans partitions only after every
-# disk is added (see the closing notes).
+# Two disks, so that a fault while adding sbd1 finds sbd0 already live
+# and visible.  This loop caught sbd's add_disk() partition scan opening
+# sbd0 with a close deferred to insmod's return to user space: after a
+# failed load the module was freed by then (oops under KASAN on 6.12).
 #
 # How the Nth allocation is chosen: failslab and fail_page_alloc are
 # armed for the loading task only (make-it-fail, task-filter) and
@@ -28,16 +25,16 @@
 # names the call sbd made.
 #
 # Every allocation of sbd's own set-up is failed in turn.  Those inside
-# device_add_disk() (some 250 per disk: sysfs files, the partition
-# scan, ...) are the block layer's, and reach sbd through one error
-# path: one in FAULT_ADD_DISK_STRIDE of them is failed, spread over the
-# whole call, which keeps the loop near 100 loads instead of 600.
+# device_add_disk() (some 250 per disk: sysfs files, queue and bdi
+# registration, ...) are the block layer's, and reach sbd through one
+# error path: one in FAULT_ADD_DISK_STRIDE of them is failed, spread
+# over both disks' calls, which keeps the loop near 150 loads, not 600.
 . ./debug/lib.sh
 need_debug_kernel || return
 
-# A one-page store: the point is the set-up code, not 16384 page
+# One-page stores: the point is the set-up code, not 16384 page
 # allocations for a 64 MiB store.
-FAULT_PARAMS=${FAULT_PARAMS:-nsectors=8}
+FAULT_PARAMS=${FAULT_PARAMS:-nsectors=8 ndevices=2}
 FAULT_MAX=${FAULT_MAX:-2000}		# loads at most
 FAULT_DEPTH=${FAULT_DEPTH:-32}		# frames searched for sbd (and kmemleak)
 FAULT_ADD_DISK_STRIDE=${FAULT_ADD_DISK_STRIDE:-10}
@@ -101,7 +98,7 @@ fault_site() {
 		}'
 }
 
-n=0 step=1 points=0 failed_loads=0 absorbed=0 finished=no
+n=0 step=1 points=0 failed_loads=0 failed_live=0 absorbed=0 finished=no
 errors="" reports=""
 : > "$TMP/sites"
 t0=$(date +%s)
@@ -119,6 +116,9 @@ while [ $n -lt "$FAULT_MAX" ]; do
 	[ "$(cat $DBG/fail_page_alloc/times)" = 0 ] && inj="$inj${inj:+,}fail_page_alloc"
 	if [ $rc != 0 ]; then
 		failed_loads=$((failed_loads + 1))
+		# sbd0 had gone live (its "added" line) before the load failed.
+		! dmesg | grep -q 'sbd: sbd0: [0-9]* bytes' ||
+			failed_live=$((failed_live + 1))
 		[ -n "$inj" ] ||
 			errors="$errors
 load $n failed with no fault injected: $out"
@@ -199,4 +199,13 @@ fi
 pass "failure-points: $points ($failed_loads failed loads, $absorbed absorbed)"
 sort "$TMP/sites" | uniq -c | sort -rn | sed 's/^/@@ |   /'
 [ $points -gt 0 ] || fail failure-points-exercised "no fault was ever injected"
+case " $FAULT_PARAMS" in
+*" ndevices=1"*|*" ndevices=0"*) ;;
+*" ndevices="*)
+	if [ $failed_live -gt 0 ]; then
+		pass "failed-with-a-disk-live ($failed_live loads)"
+	else
+		fail failed-with-a-disk-live "no load failed after sbd0 went live"
+	fi ;;
+esac
 kmemleak_clean no-leaks-after-failed-loads
