@@ -29,6 +29,8 @@
 #include <linux/numa.h>
 #include <linux/slab.h>
 #include <linux/ctype.h>
+#include <linux/string.h>
+#include <linux/mutex.h>
 
 #include "sbd.h"
 
@@ -59,7 +61,8 @@
  * that every bad value, a non-number included, is refused with one line
  * naming the parameter, the value and what is allowed.  (The stock
  * integer parsers fail before init with a generic message, and -ERANGE
- * instead of -EINVAL for an overflow.)
+ * instead of -EINVAL for an overflow.)  Numbers are decimal, as the
+ * README says: base 0 would read "010" as 8 and take "0x10".
  */
 struct sbd_param {
 	u64 value;
@@ -72,7 +75,7 @@ static int sbd_param_set(const char *val, const struct kernel_param *kp)
 	struct sbd_param *p = kp->arg;
 
 	strscpy(p->text, val, sizeof(p->text));
-	p->parsed = !kstrtou64(val, 0, &p->value);
+	p->parsed = !kstrtou64(val, 10, &p->value);
 	return 0;
 }
 
@@ -160,10 +163,46 @@ module_param_array(sizes, sbd_size, &nr_sizes, 0444);
 MODULE_PARM_DESC(sizes,
 		 "Per-disk sizes in bytes with optional K/M/G/T suffix, e.g. 64M,1G; other disks use nsectors (default: none)");
 
-static bool readonly;
-module_param(readonly, bool, 0444);
+/*
+ * readonly= takes exactly what the README lists.  The stock bool parser
+ * would accept "yes", "off" or "nonsense" (it reads one letter) and
+ * refuse anything else before init, without sbd's message.
+ */
+static int sbd_bool_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct sbd_param *p = kp->arg;
+
+	/* A bare "readonly", as for any bool parameter, means Y. */
+	if (!val)
+		val = "Y";
+	strscpy(p->text, val, sizeof(p->text));
+	p->parsed = sysfs_streq(val, "1") || sysfs_streq(val, "Y") ||
+		    sysfs_streq(val, "y");
+	p->value = p->parsed;
+	if (sysfs_streq(val, "0") || sysfs_streq(val, "N") ||
+	    sysfs_streq(val, "n"))
+		p->parsed = true;
+	return 0;
+}
+
+static int sbd_bool_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct sbd_param *p = kp->arg;
+
+	return sysfs_emit(buf, "%c\n", p->value ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops sbd_bool_param_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = sbd_bool_param_set,
+	.get = sbd_bool_param_get,
+};
+
+static struct sbd_param readonly = { .value = 0, .parsed = true };
+module_param_cb(readonly, &sbd_bool_param_ops, &readonly, 0444);
+__MODULE_PARM_TYPE(readonly, "bool");
 MODULE_PARM_DESC(readonly,
-		 "Make every disk read-only from load time (default N)");
+		 "Make every disk read-only from load time: 0/1 or N/Y (default N)");
 
 /* ------------------------------------------------------------------ */
 /* The device                                                          */
@@ -175,6 +214,7 @@ struct sbd_device {
 	u8 *store;			/* vmalloc'ed, @size bytes */
 	spinlock_t lock;		/* serializes access to @store */
 	struct badblocks badblocks;	/* sectors that fail all I/O */
+	struct mutex badblocks_edit_lock; /* one sysfs edit at a time */
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
 };
@@ -355,29 +395,75 @@ static ssize_t badblocks_list(struct device *d, struct device_attribute *attr,
 }
 
 /*
+ * One decimal number from *@p, after blanks: the whole token or nothing.
+ * A token too long for a u64 is refused, never cut into two numbers.
+ */
+static bool sbd_parse_token(const char **p, u64 *value)
+{
+	const char *s = skip_spaces(*p);
+	size_t len = strcspn(s, " \t\n");
+	char digits[24];
+
+	if (!len || len >= sizeof(digits) || !isdigit(*s))
+		return false;
+	memcpy(digits, s, len);
+	digits[len] = '\0';
+	*p = s + len;
+	return !kstrtou64(digits, 10, value);
+}
+
+/*
+ * Mark or clear a range, all or nothing.  The kernel's table (one page,
+ * 512 ranges) can fill part-way through a long range; it is then put
+ * back as it was, so a refused command changes nothing.  Edits are
+ * serialized by badblocks_edit_lock; the I/O path only reads the table.
+ */
+static int sbd_badblocks_apply(struct badblocks *bb, u64 start, u64 count,
+			       bool bad)
+{
+	int saved_count = bb->count, saved_unacked = bb->unacked_exist;
+	u64 *saved = kmemdup(bb->page, PAGE_SIZE, GFP_KERNEL);
+
+	if (!saved)
+		return -ENOMEM;
+	if (!sbd_badblocks_update(bb, start, count, bad)) {
+		write_seqlock_irq(&bb->lock);
+		memcpy(bb->page, saved, PAGE_SIZE);
+		bb->count = saved_count;
+		bb->unacked_exist = saved_unacked;
+		write_sequnlock_irq(&bb->lock);
+		kfree(saved);
+		return -ENOSPC;
+	}
+	kfree(saved);
+	return 0;
+}
+
+/*
  * "+START COUNT" marks COUNT 512-byte sectors from START bad; any request
  * touching them fails with an I/O error.  "-START COUNT" clears them.
- * Anything else, or a range outside the disk, is -EINVAL.
+ * Anything else, or a range outside the disk, is -EINVAL; a table too
+ * full for the change is -ENOSPC.  Either way nothing changes.
  */
 static ssize_t badblocks_edit(struct device *d, struct device_attribute *attr,
 			      const char *buf, size_t len)
 {
 	struct sbd_device *dev = to_sbd(d);
 	u64 capacity = dev->size >> SECTOR_SHIFT;
-	char op, start_text[24], count_text[24], extra;
+	const char *p = buf + 1;
 	u64 start, count;
-	bool done;
+	int err;
 
-	if (sscanf(buf, "%c%23s %23s %c", &op, start_text, count_text,
-		   &extra) != 3 || (op != '+' && op != '-') ||
-	    kstrtou64(start_text, 10, &start) ||
-	    kstrtou64(count_text, 10, &count) ||
-	    count == 0 || start >= capacity || count > capacity - start)
+	if ((buf[0] != '+' && buf[0] != '-') ||
+	    !sbd_parse_token(&p, &start) || !sbd_parse_token(&p, &count) ||
+	    *skip_spaces(p) || count == 0 || start >= capacity ||
+	    count > capacity - start)
 		return -EINVAL;
 
-	done = sbd_badblocks_update(&dev->badblocks, start, count, op == '+');
-	/* The kernel's table holds a page of ranges; it can fill up. */
-	return done ? len : -ENOSPC;
+	mutex_lock(&dev->badblocks_edit_lock);
+	err = sbd_badblocks_apply(&dev->badblocks, start, count, buf[0] == '+');
+	mutex_unlock(&dev->badblocks_edit_lock);
+	return err ? err : len;
 }
 
 /* Not DEVICE_ATTR_RW(): badblocks_show/_store name the kernel's helpers. */
@@ -431,7 +517,7 @@ static int sbd_check_params(void)
 		return -EINVAL;
 	}
 	if (!nsectors.parsed || nsectors.value == 0) {
-		pr_err("nsectors=%s is invalid: use a whole number of %llu-byte sectors, at least 1\n",
+		pr_err("nsectors=%s is invalid: use a decimal number of %llu-byte sectors, at least 1\n",
 		       nsectors.text, ss);
 		return -EINVAL;
 	}
@@ -442,8 +528,13 @@ static int sbd_check_params(void)
 	}
 	if (!ndevices.parsed || ndevices.value == 0 ||
 	    ndevices.value > SBD_MAX_DEVICES) {
-		pr_err("ndevices=%s is invalid: use 1 to %d\n",
+		pr_err("ndevices=%s is invalid: use a decimal number from 1 to %d\n",
 		       ndevices.text, SBD_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (!readonly.parsed) {
+		pr_err("readonly=%s is invalid: use 0, 1, N or Y\n",
+		       readonly.text);
 		return -EINVAL;
 	}
 	for (i = 0; i < nr_sizes; i++) {
@@ -520,6 +611,7 @@ static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
 	dev->size = size;
 	dev->sect_size = sect_size;
 	spin_lock_init(&dev->lock);
+	mutex_init(&dev->badblocks_edit_lock);
 	/*
 	 * Zeroed, so a fresh disk never shows stale kernel memory.
 	 * __GFP_RETRY_MAYFAIL: when memory runs short, fail this load rather
@@ -555,7 +647,7 @@ static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
 	disk->private_data = dev;
 	snprintf(disk->disk_name, DISK_NAME_LEN, SBD_NAME "%u", index);
 	set_capacity(disk, size >> SECTOR_SHIFT);
-	set_disk_ro(disk, readonly);
+	set_disk_ro(disk, readonly.value);
 	return 0;
 
 out_free_tag_set:
@@ -596,7 +688,7 @@ static int sbd_add_device(struct sbd_device *dev)
 		return err;
 	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s\n",
 		disk->disk_name, dev->size, dev->size >> 20, dev->sect_size,
-		dev->tag_set.nr_hw_queues, readonly ? ", read-only" : "");
+		dev->tag_set.nr_hw_queues, readonly.value ? ", read-only" : "");
 	return 0;
 }
 
