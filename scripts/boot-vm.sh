@@ -21,7 +21,11 @@ kernel=$(kernel_dir "$tier")/vmlinuz
 # good ("Fixing recursive fault but reboot is needed!"); panicking
 # stops it at once (panic=-1 and -no-reboot end QEMU) instead of at
 # VM_TIMEOUT, and the oops is in the console lines shown.
+# The tests never clear the kernel log (a report must not be lost before
+# it is checked): log_buf_len makes room for a whole run, fault-injection
+# stack dumps included; printk.devkmsg=on lets their markers in unlimited.
 VM_APPEND=${VM_APPEND:-console=ttyS0 quiet loglevel=1 panic=-1 oops=panic}
+VM_APPEND="$VM_APPEND log_buf_len=32M printk.devkmsg=on"
 
 # boot LOG: one boot, console to LOG; returns qemu's (or timeout's) status.
 boot() {

@@ -8,7 +8,7 @@ for ss in 512 1024 2048 4096; do
 	n=$((20479 + ss / 512 * 2))
 	bytes=$((n * ss))
 	t=$ss
-	dmesg -C
+	dmesg_mark
 	check "$t/load" load_sbd nsectors=$n hardsect_size=$ss || continue
 	expect "$t/sys-size" $((bytes / 512)) "$(cat /sys/block/sbd0/size)"
 	expect "$t/logical_block_size" $ss "$(cat /sys/block/sbd0/queue/logical_block_size)"

@@ -2,21 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # run-in-vm.sh [AREA-FILE...]: run test areas inside the VM.
 # Without arguments, every tests/NN-*.sh runs, in order.  Each area runs
-# in its own shell with a time limit, starts with an empty dmesg and ends
-# with a dmesg check; sbd is unloaded between areas.
+# in its own shell with a time limit, starts with a marker in the kernel
+# log and ends with a check of everything logged after it; sbd is
+# unloaded between areas.  The log is never cleared: a last check scans
+# the whole run.
 . ./lib.sh
 AREA_TIMEOUT=${AREA_TIMEOUT:-1200}
 
 echo "@@ kernel $(uname -r)"
-# Each area starts with an empty dmesg: keep the boot's for whoever
-# needs it (the debug tier checks it).
+# The boot's log, for whoever needs it (the debug tier checks it).
 dmesg > /boot.dmesg
 [ $# -gt 0 ] || set -- [0-9][0-9]-*.sh
 for f in "$@"; do
 	AREA=$(basename "$f" .sh | sed 's/^[0-9]*-//')
 	export AREA
 	echo "@@ area $AREA"
-	dmesg -C
+	kmsg "sbd-test: area $AREA"
 	mkdir -p "$TMP" "$MNT"
 	_start=$(date +%s)
 	# "exit 0": an area that stops at a failed check ("|| return") has
@@ -32,3 +33,5 @@ for f in "$@"; do
 	# For the console log only (run-tests.sh counts ok/FAIL/skip lines).
 	echo "@@ time $AREA $(($(date +%s) - _start))s"
 done
+# Anything logged between or after the areas' own checks.
+AREA=run dmesg_clean dmesg-whole-run run

@@ -87,7 +87,7 @@ echo 0 > $DBG/fail_page_alloc/min-order
 # the kernel function sbd called and the sbd function that called it.
 # Frames marked "?" are stale words on the stack, not callers: skipped.
 fault_site() {
-	dmesg | sed 's/^\[[^]]*\] *//' | awk '
+	dmesg_since mark | awk '
 		/^Call Trace:/ { on = 1; prev = ""; next }
 		on && /^ *[A-Za-z_][A-Za-z0-9_.]*\+0x.*\[sbd\]/ {
 			f = $0; sub(/^ */, "", f); sub(/\+.*/, "", f)
@@ -100,12 +100,13 @@ fault_site() {
 }
 
 n=0 step=1 points=0 failed_loads=0 failed_live=0 absorbed=0 finished=no
+deadline_hit=no
 errors="" reports=""
 : > "$TMP/sites"
 t0=$(date +%s)
 while [ $n -lt "$FAULT_MAX" ]; do
 	n=$((n + step))
-	dmesg -C
+	dmesg_mark
 	echo 1 > $DBG/failslab/times
 	echo 1 > $DBG/fail_page_alloc/times
 	out=$(sh -c "echo 1 > /proc/self/make-it-fail &&
@@ -118,7 +119,7 @@ while [ $n -lt "$FAULT_MAX" ]; do
 	if [ $rc != 0 ]; then
 		failed_loads=$((failed_loads + 1))
 		# sbd0 had gone live (its "added" line) before the load failed.
-		! dmesg | grep -q 'sbd: sbd0: [0-9]* bytes' ||
+		! dmesg_since mark | grep -q 'sbd: sbd0: [0-9]* bytes' ||
 			failed_live=$((failed_live + 1))
 		[ -n "$inj" ] ||
 			errors="$errors
@@ -149,7 +150,7 @@ load $n: after rmmod: $left"
 		points=$((points + 1))
 		site=$(fault_site)
 		if [ -z "$site" ]; then
-			if dmesg | grep -q 'sbd: .*cannot allocate'; then
+			if dmesg_since mark | grep -q 'sbd: .*cannot allocate'; then
 				site="__vmalloc (the store, __GFP_NOWARN) <- sbd"
 			else
 				site="(a __GFP_NOWARN allocation: no stack dumped)"
@@ -165,11 +166,10 @@ load $n: after rmmod: $left"
 	[ -z "$bad" ] || reports="$reports
 --- load $n (fault: ${inj:-none}):
 $(printf '%s\n' "$bad" | head -5)
-$(dmesg | grep -F -A30 "$(printf '%s\n' "$bad" | head -1)" | head -40)"
+$(dmesg_since mark | grep -F -A30 "$(printf '%s\n' "$bad" | head -1)" | head -40)"
 	[ $finished = no ] || break
 	if [ $(($(date +%s) - t0)) -gt "$FAULT_DEADLINE" ]; then
-		errors="$errors
-stopped after ${FAULT_DEADLINE}s at load $n"
+		deadline_hit=yes
 		break
 	fi
 done
@@ -179,10 +179,15 @@ for a in failslab fail_page_alloc; do
 done
 # The expected allocation-failure traces stay out of the area's dmesg
 # check; real reports were collected step by step above.
-dmesg -C
+dmesg_checked
 
 if [ $finished = yes ]; then
 	pass "reached-a-clean-load (after $points injected faults, $(($(date +%s) - t0))s)"
+elif [ $deadline_hit = yes ]; then
+	# Out of time (FAULT_DEADLINE, which run-tests.sh derives from what
+	# is left of CI's budget): what ran is checked below; the rest of
+	# the loop is for scripts/run-debug-tests.sh.
+	skip reached-a-clean-load "FAULT_DEADLINE=${FAULT_DEADLINE}s reached at load $n, after $points injected faults"
 else
 	fail reached-a-clean-load "no fault-free load within $n loads" "$errors"
 fi
@@ -203,6 +208,8 @@ sort "$TMP/sites" | uniq -c | sort -rn | sed 's/^/@@ |   /'
 if [ $disks -gt 1 ]; then
 	if [ $failed_live -gt 0 ]; then
 		pass "failed-with-a-disk-live ($failed_live loads)"
+	elif [ $deadline_hit = yes ]; then
+		skip failed-with-a-disk-live "the loop stopped at its deadline before"
 	else
 		fail failed-with-a-disk-live "no load failed after sbd0 went live"
 	fi

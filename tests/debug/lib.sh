@@ -62,7 +62,7 @@ leftovers() {
 # lockdep_init_map_type, would match), and kmemleak's note that it
 # scans a whole object when the fault hit its own scan-area allocation.
 injected_fault_reports() {
-	dmesg | sed 's/^\[[^]]*\] *//' |
+	dmesg_since mark |
 		grep -vE '^(\? )?[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+|^Call Trace:|^kmemleak: Cannot allocate a scan area' |
 		grep -E "$DMESG_BAD"
 }
