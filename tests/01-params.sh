@@ -12,7 +12,7 @@ refused() {
 	_n=$1 _err=$2
 	shift 2
 	_pv=$1
-	dmesg -C
+	dmesg_mark
 	case $_err in
 	EINVAL) _text='Invalid parameters' ;;	# kmod's words for EINVAL
 	ENOMEM) _text='Cannot allocate memory' ;;
@@ -25,11 +25,11 @@ refused() {
 	else
 		fail "$_n/one-dmesg-line" "expected one sbd line naming $_pv, got:" "$_lines"
 	fi
-	_trace=$(dmesg | grep -E 'Call Trace|page allocation failure|vmalloc error|warn_alloc|oom-kill|Out of memory')
+	_trace=$(dmesg_since mark | grep -E 'Call Trace|page allocation failure|vmalloc error|warn_alloc|oom-kill|Out of memory')
 	if [ -z "$_trace" ]; then
 		pass "$_n/no-backtrace"
 	else
-		fail "$_n/no-backtrace" "$(dmesg | tail -n 30)"
+		fail "$_n/no-backtrace" "$(dmesg_since mark | tail -n 30)"
 	fi
 	expect "$_n/nothing-left" "" "$(sbd_leftovers)"
 	unload_sbd 2>/dev/null
@@ -48,6 +48,14 @@ done
 refused "nsectors=9007199254740992@4096" EINVAL \
 	nsectors=9007199254740992 hardsect_size=4096
 refused "both-invalid" EINVAL hardsect_size=3000 nsectors=0
+# Numbers are decimal: hexadecimal is refused with sbd's own line.
+refused "nsectors=0x10" EINVAL nsectors=0x10
+refused "hardsect_size=0x200" EINVAL hardsect_size=0x200
+refused "ndevices=0x10" EINVAL ndevices=0x10
+# readonly= takes 0, 1, N or Y and nothing else, with sbd's own line.
+for v in maybe yes off 2 ""; do
+	refused "readonly=$v" EINVAL "readonly=$v"
+done
 
 # More than the VM's RAM: one sector more than MemTotal, and far more.
 ram=$(($(meminfo_kb MemTotal) * 1024))
@@ -57,16 +65,39 @@ refused "nsectors=ram+1@4096" ENOMEM \
 refused "nsectors=4xram" ENOMEM "nsectors=$((ram / 128))"
 
 # Defaults: 131072 sectors of 512 bytes.
-dmesg -C
+dmesg_mark
 check defaults/load load_sbd
 expect defaults/size-bytes 67108864 "$(blockdev --getsize64 /dev/sbd0)"
 expect defaults/sector-size 512 "$(blockdev --getss /dev/sbd0)"
 expect defaults/param-nsectors 131072 "$(cat /sys/module/sbd/parameters/nsectors)"
 expect defaults/param-hardsect_size 512 "$(cat /sys/module/sbd/parameters/hardsect_size)"
-check_fails defaults/params-read-only \
+check_fails_with defaults/params-read-only 'Permission denied' \
 	sh -c 'echo 8 > /sys/module/sbd/parameters/nsectors'
 expect defaults/no-error-lines "" "$(sbd_dmesg | grep -v ' bytes (')"
 check defaults/unload unload_sbd
+# Leading zeros are decimal too: 010 is ten, 08 is eight.
+check decimal/load-nsectors=010 load_sbd nsectors=010 ndevices=08
+expect decimal/nsectors=010-is-10 10 "$(cat /sys/block/sbd0/size)"
+expect decimal/ndevices=08-is-8 8 "$(ls -d /sys/block/sbd* | wc -l)"
+check decimal/unload unload_sbd
+# The smallest disk: one sector.
+check nsectors=1/load load_sbd nsectors=1 hardsect_size=4096
+expect nsectors=1/size 4096 "$(blockdev --getsize64 /dev/sbd0)"
+random_file "$TMP/sector" 4096
+check nsectors=1/write put "$TMP/sector" /dev/sbd0 0
+check nsectors=1/read-back cmp "$TMP/sector" /dev/sbd0
+check_fails_with nsectors=1/past-the-end 'No space left on device' \
+	dd if="$TMP/sector" of=/dev/sbd0 bs=4096 seek=1 oflag=direct status=none
+check nsectors=1/unload unload_sbd
+# readonly: bare, Y and 1 make read-only disks; 0 and N writable ones.
+for v in readonly readonly=Y readonly=1 readonly=y readonly=0 readonly=N; do
+	case $v in *=0|*=N) want=0 ;; *) want=1 ;; esac
+	check "$v/load" load_sbd nsectors=64 "$v" || continue
+	expect "$v/ro" $want "$(cat /sys/block/sbd0/ro)"
+	expect "$v/param" "$([ $want = 1 ] && echo Y || echo N)" \
+		"$(cat /sys/module/sbd/parameters/readonly)"
+	check "$v/unload" unload_sbd
+done
 check_output modinfo-lists-params 'hardsect_size.*nsectors|nsectors.*hardsect_size' \
 	sh -c "modinfo -p $SBD_KO | tr '\n' ' '"
 

@@ -12,7 +12,7 @@ check open/load load_sbd nsectors=8192 || return
 sleep 1000 < /dev/sbd0 &
 holder=$!
 sleep 1
-check_fails open/rmmod-refused rmmod sbd
+check_fails_with open/rmmod-refused 'in use' rmmod sbd
 check open/still-loaded test -b /dev/sbd0 -a -e /sys/module/sbd
 random_file "$TMP/data" $((1 << 20))
 check open/still-works put "$TMP/data" /dev/sbd0 0
@@ -25,10 +25,14 @@ expect open/nothing-left "" "$(sbd_leftovers)"
 check mounted/load load_sbd nsectors=$((32 << 11)) || return
 check mounted/mkfs mkfs.ext4 -q -F /dev/sbd0
 check mounted/mount mount -t ext4 /dev/sbd0 "$MNT"
-random_file "$MNT/f" $((1 << 20))
-check_fails mounted/rmmod-refused rmmod sbd
-check mounted/files-readable cmp "$MNT/f" "$MNT/f"
+random_file "$TMP/f" $((1 << 20))
+cp "$TMP/f" "$MNT/f"
+check_fails_with mounted/rmmod-refused 'in use' rmmod sbd
 check mounted/umount umount "$MNT"
+# The file came back from the disk, not from the page cache.
+check mounted/mount-again mount -t ext4 /dev/sbd0 "$MNT"
+check mounted/file-intact cmp "$TMP/f" "$MNT/f"
+check mounted/umount-again umount "$MNT"
 check mounted/rmmod-after-umount unload_sbd
 
 # 100 cycles; a warm-up cycle first so one-time allocations (sysfs,

@@ -18,7 +18,7 @@ no_sbd_left() {
 refused() {
 	_n=$1 _errno=$2 _msg=$3
 	shift 3
-	dmesg -C
+	dmesg_mark
 	if _out=$(load_sbd "$@" 2>&1); then
 		fail "$_n" "insmod $* succeeded"
 		unload_sbd
@@ -28,7 +28,7 @@ refused() {
 	*"$_errno"*) pass "$_n" ;;
 	*) fail "$_n" "insmod $*: expected '$_errno'" "got: $_out" ;;
 	esac
-	expect "$_n-one-line" 1 "$(dmesg | grep -c "sbd: .*$_msg")"
+	expect "$_n-one-line" 1 "$(dmesg_since mark | grep -c "sbd: .*$_msg")"
 	no_sbd_left "$_n-nothing-left"
 }
 
@@ -99,7 +99,43 @@ refused sizes-garbage "Invalid parameters" "sizes: entry 0 (12Q) is invalid" siz
 refused sizes-overflow "Invalid parameters" "is invalid" sizes=99999999999999999999
 refused sizes-shift-overflow "Invalid parameters" "is invalid" sizes=17179869184G
 refused sizes-not-sector-multiple "Invalid parameters" "is invalid" hardsect_size=4096 sizes=6K
-refused sizes-too-much "Cannot allocate memory" "disks are too large" sizes=4G,4G
+# Two disks of 3/4 of the VM's RAM each: each fits, both do not.
+ram=$(($(meminfo_kb MemTotal) * 1024))
+big=$((ram / 4 * 3 / 4096 * 4096))
+refused sizes-too-much "Cannot allocate memory" "disks are too large" sizes=$big,$big
+refused sizes-hex "Invalid parameters" "sizes: entry 0 (0x100000) is invalid" sizes=0x100000
+# 1T is parsed (2^40 bytes), and is more than the VM has.
+refused sizes-T "Cannot allocate memory" "disks are too large" sizes=1T
+
+# --- sizes= with more entries than ndevices: every entry is a disk
+check load-more-sizes load_sbd ndevices=2 sizes=1M,2M,3M
+expect more-sizes-three-disks "sbd0 sbd1 sbd2" "$(cd /sys/block && echo sbd*)"
+expect more-sizes-sbd2 $((3 << 20)) "$(cat /sys/block/sbd2/sbd/size_bytes)"
+check unload-more-sizes unload_sbd
+
+# --- suffixes, and a size that is not whole pages
+check load-suffixes load_sbd sizes=4096K,1536 hardsect_size=512
+expect K-suffix $((4 << 20)) "$(blockdev --getsize64 /dev/sbd0)"
+expect not-whole-pages-size 1536 "$(blockdev --getsize64 /dev/sbd1)"
+expect not-whole-pages-store_bytes 4096 "$(cat /sys/block/sbd1/sbd/store_bytes)"
+random_file "$TMP/small" 1536
+check not-whole-pages-write dd if="$TMP/small" of=/dev/sbd1 bs=512 oflag=direct status=none
+check not-whole-pages-read-back cmp "$TMP/small" /dev/sbd1
+check unload-suffixes unload_sbd
+
+# --- the most disks: 64, each its own
+check load-64 load_sbd ndevices=64 nsectors=128
+expect 64-disks 64 "$(ls -d /sys/block/sbd* | wc -l)"
+expect 64-last-minor "$(awk '$2 == "sbd" { print $1 }' /proc/devices):1008" \
+	"$(cat /sys/block/sbd63/dev)"
+for i in 0 31 63; do
+	printf 'disk %02d\n' $i | dd of=/dev/sbd$i bs=512 conv=sync oflag=direct status=none
+done
+expect 64-own-data "disk 00 disk 31 disk 63" \
+	"$(echo $(for i in 0 31 63; do head -c 7 /dev/sbd$i; echo; done))"
+check unload-64 unload_sbd
+no_sbd_left unload-64-nothing-left
+refused ndevices-hex "Invalid parameters" "ndevices=0x10 is invalid" ndevices=0x10
 
 # A load that fails at disk k after disks 0..k-1 were allocated is
 # exercised by the debug tier's fault injection (stock kernels have none;
