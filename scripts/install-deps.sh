@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 
-PKGS="make gcc bc flex bison libelf-dev kmod cpio gzip xz-utils zstd
+PKGS="make gcc libc6-dev bc flex bison libelf-dev kmod cpio gzip xz-utils zstd
       qemu-system-x86 debootstrap busybox-static dash fio e2fsprogs
       xfsprogs util-linux fdisk mount coreutils"
 [ $# -gt 0 ] && PKGS="$PKGS $*"

@@ -22,7 +22,8 @@ ko=$SBD_OUT/build/$tier/sbd.ko
 # /bin/sh is dash, which (unlike busybox's ash) runs what PATH finds.
 TOOLS="dash kmod fio mke2fs e2fsck dumpe2fs mkfs.xfs xfs_repair sfdisk
        blkdiscard blockdev fstrim mount umount losetup dd cmp sha256sum
-       od head tail timeout stat truncate sync nproc seq sort dmesg xfs_io"
+       od head tail timeout stat truncate sync nproc seq sort dmesg xfs_io
+       fallocate addpart delpart partx"
 # Kernel modules, with their dependencies.  Missing ones are built in.
 MODULES="ext4 xfs brd null_blk zram crc32c crc32c_generic crc32c-intel
 	 libcrc32c lzo-rle lz4 zstd kyber-iosched bfq"
@@ -88,6 +89,12 @@ cp "$ko" "$root/sbd.ko"
 depmod -b "$root" "$rel"
 
 cp -r "$SBD_ROOT/tests" "$root/tests"
+# The tests' own small programs (tests/tools/*.c), static: no libraries
+# to copy, and the same binary serves every kernel.
+for c in "$SBD_ROOT"/tests/tools/*.c; do
+	gcc -O2 -Wall -Wextra -Werror -static -o "$root/usr/bin/$(basename "$c" .c)" "$c" ||
+		die "cannot build $c"
+done
 # Hook: extra files for the image (e.g. the benchmark's binaries),
 # copied over / from the directory $SBD_INITRAMFS_EXTRA.
 [ -z "${SBD_INITRAMFS_EXTRA:-}" ] || cp -r "$SBD_INITRAMFS_EXTRA"/. "$root"/

@@ -9,6 +9,10 @@
 #   KERNELS=6.12            the kernel to run on (one; default 6.12)
 #   AREAS="08-lifecycle.sh" only the mutants of these areas
 #
+# A line whose area is "AREA@KERNEL" runs on that kernel whatever
+# KERNELS says: its code is reached only there (e.g. a FLUSH from the
+# sysfs write-back switch, which 6.11 and later ignore).
+#
 # Not part of run-tests.sh: one VM boot per mutant.  Ends with
 # "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +28,8 @@ while IFS= read -r line; do
 	case $line in '#'*|'') continue ;; esac
 	area=${line%% | *} rest=${line#* | }
 	bug=${rest%% | *} subst=${rest#* | }
+	kernel=$KERNELS
+	case $area in *@*) kernel=${area#*@} area=${area%@*} ;; esac
 	[ -z "${AREAS:-}" ] || [[ " $AREAS " == *" $area "* ]] || continue
 	n=$((n + 1))
 	name="$area: $bug"
@@ -37,7 +43,7 @@ while IFS= read -r line; do
 		continue
 	fi
 	log "mutant $n: $name"
-	SBD_OUT=$dir/out TESTS=$area STAGES="" \
+	SBD_OUT=$dir/out TESTS=$area STAGES="" KERNELS=$kernel \
 		"$dir/src/scripts/run-tests.sh" < /dev/null > "$dir/run.log" 2>&1 || true
 	# The mutant must build cleanly: a bug the compiler catches says
 	# nothing about the tests.

@@ -70,3 +70,38 @@ for ss in 512 4096; do
 	expect "$t/partitions-gone" "" "$(ls /dev/sbd0* 2>/dev/null)"
 	rm -f "$TMP/p2" "$TMP/back"
 done
+
+# BLKPG: add and delete a partition without a table (addpart/delpart,
+# in 512-byte units); I/O past a partition's end; BLKBSZSET, then
+# buffered I/O through the new block size.
+check blkpg/load load_sbd nsectors=$((16 << 11)) || return
+random_file "$TMP/disk" $((16 << 20))
+check blkpg/fill put "$TMP/disk" /dev/sbd0 0
+check blkpg/addpart addpart /dev/sbd0 1 2048 4096
+expect blkpg/p1-size $((4096 * 512)) "$(blockdev --getsize64 /dev/sbd0p1)"
+# p1 reads the disk's bytes from 1 MiB.
+dd if="$TMP/disk" of="$TMP/want" bs=1M skip=1 count=2 status=none
+read_dev /dev/sbd0p1 "$TMP/back"
+same blkpg/p1-maps-onto-its-bytes "$TMP/want" "$TMP/back"
+random_file "$TMP/blk" 4096
+check_fails_with blkpg/write-past-p1-end 'No space left on device' \
+	dd if="$TMP/blk" of=/dev/sbd0p1 bs=4096 seek=512 oflag=direct status=none
+expect blkpg/read-past-p1-end-empty 0 \
+	"$(dd if=/dev/sbd0p1 bs=4096 skip=512 count=1 iflag=direct status=none | wc -c)"
+read_dev /dev/sbd0 "$TMP/back"
+same blkpg/disk-unchanged-by-refused-write "$TMP/disk" "$TMP/back"
+check_fails_with blkpg/overlapping-add-refused 'busy|Device or resource busy' \
+	addpart /dev/sbd0 2 4000 100
+check blkpg/delpart delpart /dev/sbd0 1
+expect blkpg/p1-gone "" "$(ls /dev/sbd0p1 2>/dev/null)"
+
+# BLKBSZSET: the block size buffered I/O uses; data goes through whole.
+check bsz/setbsz blockdev --setbsz 4096 /dev/sbd0
+expect bsz/getbsz 4096 "$(blockdev --getbsz /dev/sbd0)"
+random_file "$TMP/buf" $((1 << 20))
+check bsz/buffered-write dd if="$TMP/buf" of=/dev/sbd0 bs=512 seek=3 conv=notrunc,fsync status=none
+drop_caches
+dd if=/dev/sbd0 of="$TMP/back" bs=512 skip=3 count=2048 status=none
+same bsz/buffered-read-back "$TMP/buf" "$TMP/back"
+check blkpg/unload unload_sbd
+rm -f "$TMP/disk" "$TMP/want" "$TMP/back" "$TMP/blk" "$TMP/buf"
