@@ -14,6 +14,19 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
+# Without headers kbuild would stop with a bare "No such file or
+# directory"; say what is missing instead, but only for the targets that
+# run kbuild in KDIR (lint, demo and test bring their own kernels).
+ifneq ($(filter all modules clean install,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(wildcard $(KDIR)/Makefile),)
+ifeq ($(origin KDIR),file)
+$(error sbd: no kernel headers at $(KDIR): install linux-headers-$(shell uname -r) (Debian/Ubuntu) or kernel-devel (Fedora), or pass KDIR=/path/to/headers)
+else
+$(error sbd: no kernel headers at $(KDIR): KDIR= must name a kernel build tree, one with a Makefile)
+endif
+endif
+endif
+
 all: modules
 
 modules clean:

@@ -13,11 +13,13 @@
 #   config.hash  hash of the source version and config fragment; a tier
 #                with the same hash is reused, so the build runs once.
 #   build-time   seconds the last cold build took
+#   objects      .o files the last build made, for the next one's progress
 #
 # The build runs under "nice -n 19" with -j$(nproc).  Cold build on a
 # 2-core machine: 26 minutes of CPU (22.5 user, 3.3 system), so about 15
 # minutes when the machine is idle; 50 minutes measured on a machine
-# busy with other QEMU guests.
+# busy with other QEMU guests.  Once a minute it logs how many objects
+# are built, of how many expected.
 #
 # "build-debug-kernel.sh --cached" builds nothing: it exits 0 if the tier
 # is complete for today's config, 1 if a build is needed.
@@ -239,8 +241,52 @@ while IFS= read -r line; do
 done < "$dir/fragment.config"
 [ -z "$lost" ] || die "debug: options lost by olddefconfig:$lost"
 
+# Progress, once a minute: the .o files built so far (outside scripts/
+# and tools/, the host programs) against the number expected.  That is
+# what the last build of this tier left in $dir/objects (exact for the
+# same source and config), or for a first build kbuild-objects.awk's
+# estimate from the Makefiles and .config.  Counting costs one niced
+# find over the tree a minute (well under a second of CPU); the share
+# stays at 99% at most until the build ends.
+count_objects() {
+	{ nice -n 19 find "$tree" \( -path "$tree/scripts" -o -path "$tree/tools" \) \
+		-prune -o -name '*.o' -print 2>/dev/null || true; } | wc -l
+}
+expected=$(cat "$dir/objects" 2>/dev/null || true) from="as many as the last build"
+if ! [ "${expected:-0}" -gt 0 ] 2>/dev/null; then
+	expected=$(awk -v tree="$tree" -v arch=x86 \
+		-f "$SBD_ROOT/scripts/kbuild-objects.awk" || true)
+	from="estimated from the config"
+fi
+if [ "${expected:-0}" -gt 0 ] 2>/dev/null; then
+	log "debug: expecting about $expected objects ($from)"
+else
+	expected=0
+fi
+progress() {
+	local n pct min
+	# sleep writes nowhere: when this loop is killed, it must not keep
+	# open a pipe that a caller reads the log from.  The loop also ends
+	# by itself once the script is gone.
+	while sleep 60 >/dev/null 2>&1 && kill -0 $$ 2>/dev/null; do
+		n=$(count_objects 2>/dev/null)
+		min=$(( ($(date +%s) - start) / 60 ))
+		if [ "$expected" = 0 ]; then
+			log "debug: $n objects built, $min min"
+			continue
+		fi
+		pct=$(( n * 100 / expected ))
+		[ $pct -le 99 ] || pct=99
+		log "debug: $n of ~$expected objects built ($pct%), $min min"
+	done
+}
+progress & progress_pid=$!
+trap 'kill "$progress_pid" 2>/dev/null || true' EXIT
 mk bzImage modules > "$dir/build.log" 2>&1 ||
 	{ tail -n 40 "$dir/build.log" >&2; die "debug: kernel build failed, see $dir/build.log"; }
+kill "$progress_pid" 2>/dev/null || true
+trap - EXIT
+count_objects > "$dir/objects"
 rel=$(make -s -C "$tree" kernelrelease)
 tmp=$(mktemp -d "$dir/install.XXXX")
 mk modules_install INSTALL_MOD_PATH="$tmp" INSTALL_MOD_STRIP=1 >>"$dir/build.log" 2>&1 ||
