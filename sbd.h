@@ -87,7 +87,7 @@ typedef int sbd_bb_len_t;
 #endif
 
 /*
- * Before the rewrite of badblocks_set() in 6.3, marking a range longer
+ * Before the rewrite of badblocks_set() in 6.7, marking a range longer
  * than BB_MAX_LEN left the table out of order, so later lookups missed
  * it (seen on 6.1).  Marking (and clearing) BB_MAX_LEN at a time, in
  * ascending order, keeps it sorted on every kernel.
