@@ -44,6 +44,7 @@ while IFS= read -r line; do
 	fi
 	log "mutant $n: $name"
 	SBD_OUT=$dir/out TESTS=$area STAGES="" KERNELS=$kernel \
+	VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic SBD_STOP_AT_FAIL=1" \
 		"$dir/src/scripts/run-tests.sh" < /dev/null > "$dir/run.log" 2>&1 || true
 	# The mutant must build cleanly: a bug the compiler catches says
 	# nothing about the tests.

@@ -13,11 +13,14 @@ TMP=/tmp/sbd-test
 
 pass() { echo "@@ ok $AREA/$1"; }
 
+# SBD_STOP_AT_FAIL=1 (from the kernel command line; mutation-test.sh
+# sets it) ends the area at its first failure: one is all a mutant needs.
 fail() {
 	_name=$1
 	shift
 	echo "@@ FAIL $AREA/$_name"
 	printf '%s\n' "$@" | sed 's/^/@@ | /'
+	[ -z "${SBD_STOP_AT_FAIL:-}" ] || exit 1
 }
 
 skip() { echo "@@ skip $AREA/$1: $2"; }
