@@ -308,12 +308,12 @@ static blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
 
 	enum req_op op = req_op(rq);
 
-	/* Written so it cannot overflow: no request leaves the store. */
-	if (pos > dev->size || len > dev->size - pos)
-		return BLK_STS_IOERR;
-
+	/* A FLUSH has no position (its sector is -1): only these have one. */
 	if (op == REQ_OP_READ || op == REQ_OP_WRITE ||
 	    op == REQ_OP_DISCARD || op == REQ_OP_WRITE_ZEROES) {
+		/* Written so it cannot overflow: no request leaves the store. */
+		if (pos > dev->size || len > dev->size - pos)
+			return BLK_STS_IOERR;
 		/* Injected bad sectors fail the whole request, data untouched. */
 		if (unlikely(READ_ONCE(dev->badblocks.count)) &&
 		    sbd_badblocks_hit(&dev->badblocks, blk_rq_pos(rq),
