@@ -84,8 +84,8 @@ cl_fsck() {
 }
 
 # cl_round NAME FS SEED POLICY: one round on /dev/sbd0, which holds an
-# FS filesystem and is not mounted.  The cut comes 1.0 to 2.9 s after
-# the workload starts, after a time derived from SEED.  Returns non-zero
+# FS filesystem and is not mounted.  The cut comes 1.0 to 2.9 s (from SEED)
+# after the workload recorded its first durable file.  Returns non-zero
 # (after reporting) if the disk is not left usable for another round.
 cl_round() {
 	_t=$1 _fs=$2 _seed=$3 _policy=$4
@@ -94,8 +94,15 @@ cl_round() {
 	check "$_t/mount" mount -t "$_fs" /dev/sbd0 "$MNT" || return
 	rm -rf "$MNT/w"
 	mkdir "$MNT/w" && sync "$MNT"
+	: > "$TMP/records"
 	cl_workload "$MNT/w" "$TMP/records" &
 	_pid=$!
+	# Once the first file is durable (TCG speed varies), wait 1.0-2.9 s.
+	_n=0
+	while [ ! -s "$TMP/records" ] && kill -0 $_pid 2>/dev/null && [ $_n -lt 300 ]; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
 	_delay=$((_seed % 20 + 10))
 	sleep "$((_delay / 10)).$((_delay % 10))"
 	check "$_t/cut" sh -c "echo off > $SBD_SYS/power"
