@@ -55,7 +55,7 @@
 /* Each disk takes SBD_MINORS minors; 64 disks is plenty for testing. */
 #define SBD_MAX_DEVICES		64	/* keep in MODULE_PARM_DESC(ndevices) */
 /* cache_mb is bounded by RAM; this only keeps MiB-to-bytes from overflowing. */
-#define SBD_MAX_CACHE_MB	(1U << 20)
+#define SBD_MAX_CACHE_MB	1048576		/* 1 TiB */
 
 /* ------------------------------------------------------------------ */
 /* Module parameters                                                   */
@@ -1101,7 +1101,7 @@ static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
 	if (err)
 		goto out_exit_badblocks;
 
-	disk = sbd_alloc_disk(&dev->tag_set, &lim, dev, dev->cache.log != NULL);
+	disk = sbd_alloc_disk(&dev->tag_set, &lim, dev, !!dev->cache.log);
 	if (IS_ERR(disk)) {
 		err = PTR_ERR(disk);
 		goto out_free_tag_set;
