@@ -10,10 +10,12 @@
  *
  * Beyond the article, sbd can create several disks of different sizes,
  * make them read-only, and fail I/O to sectors marked bad through sysfs,
- * which is what filesystem and storage-stack testers need.
+ * which is what filesystem and storage-stack testers need.  With a
+ * volatile write cache (cache_mb=), a test can cut a disk's power and
+ * see which writes a real drive could have lost.
  *
- * Read it top to bottom: parameters, the request path, sysfs, device
- * set-up, module init and exit.
+ * Read it top to bottom: parameters, the request path, the volatile
+ * write cache, sysfs, device set-up, module init and exit.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,6 +33,8 @@
 #include <linux/ctype.h>
 #include <linux/string.h>
 #include <linux/mutex.h>
+#include <linux/bitmap.h>
+#include <linux/ktime.h>
 
 #include "sbd.h"
 
@@ -51,6 +55,8 @@
 #define SBD_QUEUE_DEPTH		128
 /* Each disk takes SBD_MINORS minors; 64 disks is plenty for testing. */
 #define SBD_MAX_DEVICES		64	/* keep in MODULE_PARM_DESC(ndevices) */
+/* cache_mb is bounded by RAM; this only keeps MiB-to-bytes from overflowing. */
+#define SBD_MAX_CACHE_MB	1048576		/* 1 TiB */
 
 /* ------------------------------------------------------------------ */
 /* Module parameters                                                   */
@@ -204,15 +210,55 @@ __MODULE_PARM_TYPE(readonly, "bool");
 MODULE_PARM_DESC(readonly,
 		 "Make every disk read-only from load time: 0/1 or N/Y (default N)");
 
+static struct sbd_param cache_mb = { .value = 0, .parsed = true };
+module_param_cb(cache_mb, &sbd_param_ops, &cache_mb, 0444);
+__MODULE_PARM_TYPE(cache_mb, "uint");
+MODULE_PARM_DESC(cache_mb,
+		 "Volatile write cache of each disk in MiB, which sysfs can power-cut; 0 for none (default 0)");
+
 /* ------------------------------------------------------------------ */
 /* The device                                                          */
 /* ------------------------------------------------------------------ */
+
+/* What a power cut does to the writes that are not yet durable. */
+enum sbd_cut_policy {
+	SBD_CUT_NONE,		/* none of them survives */
+	SBD_CUT_ALL,		/* all survive */
+	SBD_CUT_RANDOM,		/* each survives with @percent probability */
+	SBD_CUT_TORN,		/* half survive, some only in part */
+};
+
+/*
+ * The volatile write cache of a disk loaded with cache_mb > 0, kept as
+ * an undo log of the writes that are not durable yet (see "The volatile
+ * write cache" below).  @log is NULL on a disk without one.
+ */
+struct sbd_cache {
+	u8 *log;		/* vmalloc'ed ring of struct sbd_log_entry */
+	size_t size;		/* bytes in @log */
+	size_t head;		/* offset of the oldest entry */
+	size_t tail;		/* where the next entry goes */
+	size_t end;		/* while @wrapped, where the entries from @head end */
+	size_t newest;		/* offset of the newest entry */
+	size_t count;		/* entries in the log; 0: all writes durable */
+	bool wrapped;		/* entries run @head..@end, then 0..@tail */
+	bool off;		/* power cut: every request fails */
+	/* Counters for cache_stats, under the disk's lock. */
+	u64 unflushed_bytes, flushes, fua_writes, destaged_bytes, cuts;
+	u64 last_cut_ns;
+	/* The power switch and the policy, under @mutex. */
+	struct mutex mutex;
+	enum sbd_cut_policy policy;
+	u64 seed;
+	unsigned int percent;
+};
 
 struct sbd_device {
 	u64 size;			/* bytes */
 	unsigned int sect_size;		/* logical block size, bytes */
 	u8 *store;			/* vmalloc'ed, @size bytes */
-	spinlock_t lock;		/* serializes access to @store */
+	spinlock_t lock;		/* serializes access to @store, @cache */
+	struct sbd_cache cache;		/* volatile write cache, if any */
 	struct badblocks badblocks;	/* sectors that fail all I/O */
 	struct mutex badblocks_edit_lock; /* one sysfs edit at a time */
 	struct blk_mq_tag_set tag_set;
@@ -288,6 +334,11 @@ static void sbd_zero_range(struct sbd_device *dev, u64 pos, u32 len)
 	}
 }
 
+/* In "The volatile write cache", below: writes to a disk with a cache. */
+static blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
+				    u64 pos, u32 len);
+static void sbd_cache_flush(struct sbd_device *dev);
+
 static blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
 {
 	/* blk_rq_pos() counts 512-byte sectors, whatever hardsect_size is. */
@@ -296,12 +347,12 @@ static blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
 
 	enum req_op op = req_op(rq);
 
-	/* Written so it cannot overflow: no request leaves the store. */
-	if (pos > dev->size || len > dev->size - pos)
-		return BLK_STS_IOERR;
-
+	/* A FLUSH has no position (its sector is -1): only these have one. */
 	if (op == REQ_OP_READ || op == REQ_OP_WRITE ||
 	    op == REQ_OP_DISCARD || op == REQ_OP_WRITE_ZEROES) {
+		/* Written so it cannot overflow: no request leaves the store. */
+		if (pos > dev->size || len > dev->size - pos)
+			return BLK_STS_IOERR;
 		/* Injected bad sectors fail the whole request, data untouched. */
 		if (unlikely(READ_ONCE(dev->badblocks.count)) &&
 		    sbd_badblocks_hit(&dev->badblocks, blk_rq_pos(rq),
@@ -317,14 +368,26 @@ static blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
 
 	switch (op) {
 	case REQ_OP_READ:
+		sbd_copy_rq(dev, rq, pos);
+		return BLK_STS_OK;
 	case REQ_OP_WRITE:
+		/* The one test a write pays for the cache it usually lacks. */
+		if (unlikely(dev->cache.log))
+			return sbd_cache_write(dev, rq, pos, len);
 		sbd_copy_rq(dev, rq, pos);
 		return BLK_STS_OK;
 	case REQ_OP_FLUSH:
-		/* No volatile cache: every write is already in the store. */
+		/*
+		 * Sent only to a disk that has a write cache; without one,
+		 * every write is in the store already.
+		 */
+		if (dev->cache.log)
+			sbd_cache_flush(dev);
 		return BLK_STS_OK;
 	case REQ_OP_DISCARD:
 	case REQ_OP_WRITE_ZEROES:
+		if (unlikely(dev->cache.log))
+			return sbd_cache_write(dev, rq, pos, len);
 		sbd_zero_range(dev, pos, len);
 		return BLK_STS_OK;
 	default:
@@ -355,6 +418,329 @@ static const struct blk_mq_ops sbd_mq_ops = {
 static const struct block_device_operations sbd_fops = {
 	.owner = THIS_MODULE,
 };
+
+/* ------------------------------------------------------------------ */
+/* The volatile write cache                                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * With cache_mb=N, a disk behaves like a drive with an N MiB volatile
+ * write cache: a write (discard, write-zeroes) completes once cached; a
+ * FLUSH completes once every write completed before it is durable; a FUA
+ * write is durable when it completes.  Writing "off" to sysfs "power"
+ * cuts the power: what was durable stays, and of the rest, what
+ * "powercut_policy" says.
+ *
+ * Reads must not pay for this, so every write still goes straight to
+ * the store, and the cache is an undo log: before a write is applied,
+ * the log records what it overwrites.  A FLUSH empties the log (every
+ * write in it becomes durable); a cut undoes the writes it loses, newest
+ * first.  The log is a ring of N MiB allocated at load, because
+ * queue_rq may neither sleep nor fail for want of memory; when it is
+ * full, the oldest entries are dropped: those writes are destaged,
+ * durable from then on, as a drive writes back its oldest data.
+ *
+ * The block layer does the rest of a drive's contract: given a write
+ * cache, it turns each REQ_PREFLUSH into a FLUSH request sent first, and
+ * since sbd advertises FUA, REQ_FUA reaches sbd on the write itself.
+ */
+struct sbd_log_entry {
+	u64 pos;		/* bytes into the store */
+	u32 len;		/* bytes written */
+	/*
+	 * FUA, or larger than the whole cache (written through): never
+	 * undone, so no @old.  Kept in the log all the same, so that a cut
+	 * cannot undo an older write over it (see sbd_cache_undo()).
+	 */
+	u32 durable;
+	size_t prev;		/* offset of the entry logged before it */
+	u8 old[];		/* the store's bytes before the write */
+};
+
+static size_t sbd_entry_size(bool durable, u32 len)
+{
+	return sizeof(struct sbd_log_entry) + (durable ? 0 : ALIGN(len, 8));
+}
+
+static struct sbd_log_entry *sbd_log_at(struct sbd_cache *c, size_t off)
+{
+	return (struct sbd_log_entry *)(c->log + off);
+}
+
+/* Drop the oldest entry: its write is durable from now on. */
+static void sbd_cache_destage(struct sbd_cache *c)
+{
+	struct sbd_log_entry *e = sbd_log_at(c, c->head);
+
+	if (!e->durable) {
+		c->unflushed_bytes -= e->len;
+		c->destaged_bytes += e->len;
+	}
+	c->head += sbd_entry_size(e->durable, e->len);
+	if (c->wrapped && c->head == c->end) {
+		c->head = 0;
+		c->wrapped = false;
+	}
+	c->count--;
+}
+
+/* Room for an entry of @need bytes (<= c->size), destaging as needed. */
+static struct sbd_log_entry *sbd_cache_reserve(struct sbd_cache *c,
+					       size_t need)
+{
+	size_t off;
+
+	for (;;) {
+		if (!c->count) {
+			c->head = 0;
+			c->tail = 0;
+			c->wrapped = false;
+		}
+		if (c->wrapped ? c->head - c->tail >= need :
+				 c->size - c->tail >= need)
+			break;
+		/* An entry never straddles the end: go on at the start. */
+		if (!c->wrapped && c->head >= need) {
+			c->end = c->tail;
+			c->tail = 0;
+			c->wrapped = true;
+			break;
+		}
+		sbd_cache_destage(c);
+	}
+	off = c->tail;
+	c->tail += need;
+	return sbd_log_at(c, off);
+}
+
+/*
+ * A WRITE, DISCARD or WRITE_ZEROES to a disk with a cache.  The lock is
+ * held for the whole request, not per segment as without a cache, so
+ * that the log's order is the order in which writes reached each sector:
+ * undoing them newest first then gives back what each one overwrote.
+ */
+static blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
+				    u64 pos, u32 len)
+{
+	struct sbd_cache *c = &dev->cache;
+	bool fua = rq->cmd_flags & REQ_FUA;
+	/* A write larger than the whole cache goes straight to the media. */
+	bool durable = fua || sbd_entry_size(false, len) > c->size;
+	struct sbd_log_entry *e;
+	struct req_iterator iter;
+	struct bio_vec bvec;
+
+	spin_lock(&dev->lock);
+	e = sbd_cache_reserve(c, sbd_entry_size(durable, len));
+	e->pos = pos;
+	e->len = len;
+	e->durable = durable;
+	e->prev = c->newest;
+	c->newest = (u8 *)e - c->log;
+	c->count++;
+	if (fua) {
+		c->fua_writes++;
+	} else if (durable) {
+		c->destaged_bytes += len;
+	} else {
+		memcpy(e->old, dev->store + pos, len);
+		c->unflushed_bytes += len;
+	}
+
+	if (req_op(rq) == REQ_OP_WRITE) {
+		rq_for_each_segment(bvec, rq, iter) {
+			sbd_copy_seg(dev->store + pos, &bvec, pos, true);
+			pos += bvec.bv_len;
+		}
+	} else {
+		memset(dev->store + pos, 0, len);
+	}
+	spin_unlock(&dev->lock);
+	return BLK_STS_OK;
+}
+
+/* FLUSH: every write in the log becomes durable. */
+static void sbd_cache_flush(struct sbd_device *dev)
+{
+	spin_lock(&dev->lock);
+	dev->cache.count = 0;
+	dev->cache.unflushed_bytes = 0;
+	dev->cache.flushes++;
+	spin_unlock(&dev->lock);
+}
+
+/*
+ * A disk with a cache gets its own queue_rq, so that the power switch
+ * costs the other disks nothing.  While the power is cut, every request
+ * fails, reads included, as on a drive that is off.
+ */
+static blk_status_t sbd_cache_queue_rq(struct blk_mq_hw_ctx *hctx,
+				       const struct blk_mq_queue_data *bd)
+{
+	struct sbd_device *dev = hctx->queue->queuedata;
+	struct request *rq = bd->rq;
+
+	blk_mq_start_request(rq);
+	blk_mq_end_request(rq, READ_ONCE(dev->cache.off) ? BLK_STS_IOERR :
+							   sbd_do_rq(dev, rq));
+	return BLK_STS_OK;
+}
+
+static const struct blk_mq_ops sbd_cache_mq_ops = {
+	.queue_rq = sbd_cache_queue_rq,
+};
+
+/*
+ * splitmix64: a cut under "random SEED ..." or "torn SEED" depends only
+ * on SEED and on the writes in the log, on every kernel and machine.
+ */
+static u64 sbd_rand(u64 *state)
+{
+	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+enum sbd_fate { SBD_LOST, SBD_KEPT, SBD_TORN };
+
+/* What the cut does to the write of @e, which spans @blocks blocks. */
+static enum sbd_fate sbd_cut_fate(const struct sbd_cache *c,
+				  const struct sbd_log_entry *e,
+				  unsigned long blocks, u64 *rnd)
+{
+	if (e->durable)
+		return SBD_KEPT;
+	switch (c->policy) {
+	case SBD_CUT_ALL:
+		return SBD_KEPT;
+	case SBD_CUT_RANDOM:
+		return sbd_rand(rnd) % 100 < c->percent ? SBD_KEPT : SBD_LOST;
+	case SBD_CUT_TORN:
+		if (sbd_rand(rnd) % 2)
+			return SBD_LOST;
+		return blocks > 1 && sbd_rand(rnd) % 2 ? SBD_TORN : SBD_KEPT;
+	default:
+		return SBD_LOST;
+	}
+}
+
+/*
+ * Undo blocks @from..@to-1 of the write of @e, except the pinned ones:
+ * a newer write that survives holds them.  Returns the bytes undone.
+ */
+static u64 sbd_cache_undo(struct sbd_device *dev,
+			  const struct sbd_log_entry *e,
+			  const unsigned long *pinned,
+			  unsigned long from, unsigned long to)
+{
+	unsigned int shift = ilog2(dev->sect_size);
+	unsigned long first = e->pos >> shift;
+	unsigned long b = first + from, end = first + to, next;
+	u64 bytes = 0;
+
+	while ((b = find_next_zero_bit(pinned, end, b)) < end) {
+		next = find_next_bit(pinned, end, b);
+		memcpy(dev->store + ((u64)b << shift),
+		       e->old + ((u64)(b - first) << shift),
+		       (u64)(next - b) << shift);
+		bytes += (u64)(next - b) << shift;
+		b = next;
+	}
+	return bytes;
+}
+
+/*
+ * Give the store the content the cut leaves: every block holds the data
+ * of the newest surviving write to it, or else its durable content.
+ *
+ * The walk goes from the newest entry to the oldest, with a bit per
+ * logical block in @pinned.  Before an entry is processed, every
+ * unpinned block holds what it held just after that entry's write (at
+ * the start, the store as it is).  A surviving write pins its blocks; a
+ * lost one gives its unpinned blocks back what it overwrote, which is
+ * what they held just before it, so the statement holds for the next
+ * entry.  Once all are processed, unpinned blocks hold what they held
+ * before the oldest logged write: durable data.  Returns bytes undone.
+ */
+static u64 sbd_cache_rollback(struct sbd_device *dev, unsigned long *pinned)
+{
+	struct sbd_cache *c = &dev->cache;
+	unsigned int shift = ilog2(dev->sect_size);
+	u64 rnd = c->seed, undone = 0;
+	struct sbd_log_entry *e;
+	unsigned long first, n, b;
+	size_t i, off;
+
+	for (i = 0, off = c->newest; i < c->count; i++, off = e->prev) {
+		e = sbd_log_at(c, off);
+		first = e->pos >> shift;
+		n = e->len >> shift;
+		switch (sbd_cut_fate(c, e, n, &rnd)) {
+		case SBD_KEPT:
+			bitmap_set(pinned, first, n);
+			break;
+		case SBD_LOST:
+			undone += sbd_cache_undo(dev, e, pinned, 0, n);
+			break;
+		case SBD_TORN:
+			/* Block by block: a block is written whole or not. */
+			for (b = 0; b < n; b++) {
+				if (sbd_rand(&rnd) % 2)
+					set_bit(first + b, pinned);
+				else
+					undone += sbd_cache_undo(dev, e, pinned,
+								 b, b + 1);
+			}
+			break;
+		}
+		cond_resched();
+	}
+	return undone;
+}
+
+/* Cut the power; the caller holds c->mutex and the power is on. */
+static int sbd_power_cut(struct sbd_device *dev)
+{
+	struct request_queue *q = dev->disk->queue;
+	struct sbd_cache *c = &dev->cache;
+	unsigned long *pinned;
+	unsigned int memflags;
+	size_t entries;
+	u64 start, undone;
+
+	/* Before the freeze: allocating while frozen must not do I/O. */
+	pinned = kvcalloc(BITS_TO_LONGS(dev->size >> ilog2(dev->sect_size)),
+			  sizeof(long), GFP_KERNEL);
+	if (!pinned)
+		return -ENOMEM;
+
+	/*
+	 * Once frozen, no request is in flight and none starts before the
+	 * unfreeze, so the walk needs no lock: it may copy cache_mb MiB,
+	 * and holding the spinlock that long would stall cache_stats
+	 * readers for nothing.
+	 */
+	memflags = sbd_freeze_queue(q);
+	start = ktime_get_ns();
+	entries = c->count;
+	undone = sbd_cache_rollback(dev, pinned);
+	spin_lock(&dev->lock);
+	c->count = 0;
+	c->unflushed_bytes = 0;
+	c->cuts++;
+	c->last_cut_ns = ktime_get_ns() - start;
+	WRITE_ONCE(c->off, true);
+	spin_unlock(&dev->lock);
+	sbd_unfreeze_queue(q, memflags);
+	kvfree(pinned);
+
+	pr_info("%s: power cut: %zu writes in the cache, %llu bytes undone in %llu us\n",
+		dev->disk->disk_name, entries, undone,
+		div_u64(c->last_cut_ns, NSEC_PER_USEC));
+	return 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* sysfs: /sys/block/sbdN/sbd/                                         */
@@ -470,17 +856,163 @@ static ssize_t badblocks_edit(struct device *d, struct device_attribute *attr,
 static struct device_attribute dev_attr_badblocks =
 	__ATTR(badblocks, 0644, badblocks_list, badblocks_edit);
 
+/*
+ * The cache's files exist only on a disk loaded with cache_mb > 0.
+ *
+ * power: "on" or "off".  Writing "off" cuts the power (see
+ * sbd_power_cut()), "on" brings it back with what the cut left.
+ * Writing the state the disk is already in is -EINVAL.
+ */
+static ssize_t power_show(struct device *d, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  READ_ONCE(to_sbd(d)->cache.off) ? "off" : "on");
+}
+
+static ssize_t power_store(struct device *d, struct device_attribute *attr,
+			   const char *buf, size_t len)
+{
+	struct sbd_device *dev = to_sbd(d);
+	struct sbd_cache *c = &dev->cache;
+	int err = 0;
+	bool off;
+
+	if (sysfs_streq(buf, "off"))
+		off = true;
+	else if (sysfs_streq(buf, "on"))
+		off = false;
+	else
+		return -EINVAL;
+
+	mutex_lock(&c->mutex);
+	if (off == c->off)
+		err = -EINVAL;
+	else if (off)
+		err = sbd_power_cut(dev);
+	else
+		WRITE_ONCE(c->off, false);
+	mutex_unlock(&c->mutex);
+	return err ?: len;
+}
+static DEVICE_ATTR_RW(power);
+
+/*
+ * powercut_policy: what the next cut does to the writes not yet durable:
+ * "none" (all lost), "all" (none lost), "random SEED PERCENT" (each
+ * kept with PERCENT % probability), "torn SEED" (each kept with 50 %,
+ * and half of those kept only in part, block by block).  Decimal
+ * numbers; anything else is -EINVAL and changes nothing.
+ */
+static ssize_t powercut_policy_show(struct device *d,
+				    struct device_attribute *attr, char *buf)
+{
+	struct sbd_cache *c = &to_sbd(d)->cache;
+	ssize_t ret;
+
+	mutex_lock(&c->mutex);
+	switch (c->policy) {
+	case SBD_CUT_ALL:
+		ret = sysfs_emit(buf, "all\n");
+		break;
+	case SBD_CUT_RANDOM:
+		ret = sysfs_emit(buf, "random %llu %u\n", c->seed, c->percent);
+		break;
+	case SBD_CUT_TORN:
+		ret = sysfs_emit(buf, "torn %llu\n", c->seed);
+		break;
+	default:
+		ret = sysfs_emit(buf, "none\n");
+		break;
+	}
+	mutex_unlock(&c->mutex);
+	return ret;
+}
+
+static ssize_t powercut_policy_store(struct device *d,
+				     struct device_attribute *attr,
+				     const char *buf, size_t len)
+{
+	struct sbd_cache *c = &to_sbd(d)->cache;
+	char word[8], seed_text[24], percent_text[24], extra;
+	enum sbd_cut_policy policy;
+	unsigned int percent = 0;
+	u64 seed = 0;
+	int n;
+
+	n = sscanf(buf, "%7s %23s %23s %c", word, seed_text, percent_text,
+		   &extra);
+	if (n == 1 && !strcmp(word, "none"))
+		policy = SBD_CUT_NONE;
+	else if (n == 1 && !strcmp(word, "all"))
+		policy = SBD_CUT_ALL;
+	else if (n == 3 && !strcmp(word, "random") &&
+		 !kstrtou64(seed_text, 10, &seed) &&
+		 !kstrtouint(percent_text, 10, &percent) && percent <= 100)
+		policy = SBD_CUT_RANDOM;
+	else if (n == 2 && !strcmp(word, "torn") &&
+		 !kstrtou64(seed_text, 10, &seed))
+		policy = SBD_CUT_TORN;
+	else
+		return -EINVAL;
+
+	mutex_lock(&c->mutex);
+	c->policy = policy;
+	c->seed = seed;
+	c->percent = percent;
+	mutex_unlock(&c->mutex);
+	return len;
+}
+static DEVICE_ATTR_RW(powercut_policy);
+
+/* One "name value" line per counter, all read under the lock at once. */
+static ssize_t cache_stats_show(struct device *d,
+				struct device_attribute *attr, char *buf)
+{
+	struct sbd_device *dev = to_sbd(d);
+	struct sbd_cache *c = &dev->cache;
+	u64 v[6];
+
+	spin_lock(&dev->lock);
+	v[0] = c->unflushed_bytes;
+	v[1] = c->flushes;
+	v[2] = c->fua_writes;
+	v[3] = c->destaged_bytes;
+	v[4] = c->cuts;
+	v[5] = div_u64(c->last_cut_ns, NSEC_PER_USEC);
+	spin_unlock(&dev->lock);
+	return sysfs_emit(buf,
+			  "cache_bytes %zu\nunflushed_bytes %llu\nflushes %llu\nfua_writes %llu\ndestaged_bytes %llu\ncuts %llu\nlast_cut_usec %llu\n",
+			  c->size, v[0], v[1], v[2], v[3], v[4], v[5]);
+}
+static DEVICE_ATTR_RO(cache_stats);
+
 static struct attribute *sbd_attrs[] = {
 	&dev_attr_size_bytes.attr,
 	&dev_attr_hardsect_size.attr,
 	&dev_attr_store_bytes.attr,
 	&dev_attr_badblocks.attr,
+	&dev_attr_power.attr,
+	&dev_attr_powercut_policy.attr,
+	&dev_attr_cache_stats.attr,
 	NULL,
 };
+
+static umode_t sbd_attr_visible(struct kobject *kobj, struct attribute *attr,
+				int n)
+{
+	struct sbd_device *dev = to_sbd(kobj_to_dev(kobj));
+	bool cache_file = attr == &dev_attr_power.attr ||
+			  attr == &dev_attr_powercut_policy.attr ||
+			  attr == &dev_attr_cache_stats.attr;
+
+	return cache_file && !dev->cache.log ? 0 : attr->mode;
+}
 
 static const struct attribute_group sbd_attr_group = {
 	.name = SBD_NAME,
 	.attrs = sbd_attrs,
+	.is_visible = sbd_attr_visible,
 };
 
 static const struct attribute_group *sbd_attr_groups[] = {
@@ -545,18 +1077,29 @@ static int sbd_check_params(void)
 			return -EINVAL;
 		}
 	}
+	if (!cache_mb.parsed || cache_mb.value > SBD_MAX_CACHE_MB) {
+		pr_err("cache_mb=%s is invalid: use a decimal number of MiB, 0 (no write cache) to %u\n",
+		       cache_mb.text, SBD_MAX_CACHE_MB);
+		return -EINVAL;
+	}
 
 	/* sizes= may name more disks than ndevices= asks for. */
 	sbd_ndevices = max_t(unsigned int, ndevices.value, nr_sizes);
 	for (i = 0; i < sbd_ndevices; i++) {
 		if (check_add_overflow(total, sbd_disk_size(i), &total))
 			total = U64_MAX;
+		/* Each disk's write cache is a vmalloc area of its own. */
+		if (check_add_overflow(total, cache_mb.value << 20, &total))
+			total = U64_MAX;
 	}
 	/* Refuse early what vmalloc can never give, rather than push the
 	 * machine into reclaim and the OOM killer trying.
 	 */
 	if (total > ram) {
-		if (sbd_ndevices == 1 && !nr_sizes)
+		if (cache_mb.value)
+			pr_err("cache_mb=%s is too large: the %u disks and their write caches need %llu bytes, more than this machine's %llu bytes of RAM\n",
+			       cache_mb.text, sbd_ndevices, total, ram);
+		else if (sbd_ndevices == 1 && !nr_sizes)
 			pr_err("nsectors=%s is too large: %llu bytes is more than this machine's %llu bytes of RAM\n",
 			       nsectors.text, total, ram);
 		else
@@ -567,9 +1110,10 @@ static int sbd_check_params(void)
 	return 0;
 }
 
-static int sbd_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
+static int sbd_init_tag_set(struct blk_mq_tag_set *set,
+			    struct sbd_device *dev)
 {
-	set->ops = &sbd_mq_ops;
+	set->ops = dev->cache.log ? &sbd_cache_mq_ops : &sbd_mq_ops;
 	/*
 	 * One hardware queue per CPU: submitters never share a hardware
 	 * context or its tags; the only shared point is the store's lock.
@@ -583,7 +1127,7 @@ static int sbd_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
 	set->numa_node = NUMA_NO_NODE;
 	/* An I/O scheduler only adds work for a device with no seek cost. */
 	set->flags = SBD_TAG_SET_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
-	set->driver_data = driver_data;
+	set->driver_data = dev;
 	return blk_mq_alloc_tag_set(set);
 }
 
@@ -626,6 +1170,20 @@ static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
 		return -ENOMEM;
 	}
 
+	mutex_init(&dev->cache.mutex);
+	if (cache_mb.value) {
+		/* Not zeroed: an entry is written before it is ever read. */
+		dev->cache.size = cache_mb.value << 20;
+		dev->cache.log = __vmalloc(dev->cache.size, GFP_KERNEL |
+					   __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+		if (!dev->cache.log) {
+			pr_err("sbd%u: cannot allocate %zu bytes for the write cache\n",
+			       index, dev->cache.size);
+			err = -ENOMEM;
+			goto out_free_store;
+		}
+	}
+
 	err = badblocks_init(&dev->badblocks, 1);
 	if (err)
 		goto out_free_store;
@@ -634,7 +1192,7 @@ static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
 	if (err)
 		goto out_exit_badblocks;
 
-	disk = sbd_alloc_disk(&dev->tag_set, &lim, dev);
+	disk = sbd_alloc_disk(&dev->tag_set, &lim, dev, !!dev->cache.log);
 	if (IS_ERR(disk)) {
 		err = PTR_ERR(disk);
 		goto out_free_tag_set;
@@ -655,6 +1213,8 @@ out_free_tag_set:
 out_exit_badblocks:
 	badblocks_exit(&dev->badblocks);
 out_free_store:
+	vfree(dev->cache.log);
+	mutex_destroy(&dev->cache.mutex);
 	vfree(dev->store);
 	return err;
 }
@@ -665,6 +1225,8 @@ static void sbd_free_device(struct sbd_device *dev)
 	put_disk(dev->disk);
 	blk_mq_free_tag_set(&dev->tag_set);
 	badblocks_exit(&dev->badblocks);
+	vfree(dev->cache.log);
+	mutex_destroy(&dev->cache.mutex);
 	vfree(dev->store);
 }
 
@@ -686,9 +1248,10 @@ static int sbd_add_device(struct sbd_device *dev)
 	clear_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
 	if (err)
 		return err;
-	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s\n",
+	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s%s\n",
 		disk->disk_name, dev->size, dev->size >> 20, dev->sect_size,
-		dev->tag_set.nr_hw_queues, readonly.value ? ", read-only" : "");
+		dev->tag_set.nr_hw_queues, readonly.value ? ", read-only" : "",
+		dev->cache.log ? ", volatile write cache" : "");
 	return 0;
 }
 

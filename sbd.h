@@ -50,15 +50,22 @@ static inline void sbd_apply_limits(struct request_queue *q,
  *
  * 6.9 added the limits argument (applied atomically at allocation).
  * 6.11 turned queue flags into lim->features and made non-rotational the
- * default; before it, a queue was rotational until told otherwise.
+ * default; before it, a queue was rotational until told otherwise.  The
+ * same change moved "this disk has a volatile write cache and honours
+ * FUA" from blk_queue_write_cache(q, true, true) to BLK_FEAT_WRITE_CACHE
+ * and BLK_FEAT_FUA in lim->features; @write_cache asks for both.
  * Returns an ERR_PTR on failure, like blk_mq_alloc_disk() on every kernel.
  */
 static inline struct gendisk *sbd_alloc_disk(struct blk_mq_tag_set *set,
 					     struct queue_limits *lim,
-					     void *queuedata)
+					     void *queuedata, bool write_cache)
 {
 	struct gendisk *disk;
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	if (write_cache)
+		lim->features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+#endif
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
 	disk = blk_mq_alloc_disk(set, lim, queuedata);
 #else
@@ -67,11 +74,43 @@ static inline struct gendisk *sbd_alloc_disk(struct blk_mq_tag_set *set,
 		sbd_apply_limits(disk->queue, lim);
 #endif
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
-	if (!IS_ERR(disk))
+	if (!IS_ERR(disk)) {
 		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+		blk_queue_write_cache(disk->queue, write_cache, write_cache);
+	}
 #endif
 	return disk;
 }
+
+/*
+ * 6.14 made blk_mq_freeze_queue() enter a memalloc_noio section and
+ * return its flags, which blk_mq_unfreeze_queue() takes to leave it.
+ * Debian's 6.12 has the old void form (checked in its headers).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+static inline unsigned int sbd_freeze_queue(struct request_queue *q)
+{
+	return blk_mq_freeze_queue(q);
+}
+
+static inline void sbd_unfreeze_queue(struct request_queue *q,
+				      unsigned int memflags)
+{
+	blk_mq_unfreeze_queue(q, memflags);
+}
+#else
+static inline unsigned int sbd_freeze_queue(struct request_queue *q)
+{
+	blk_mq_freeze_queue(q);
+	return 0;
+}
+
+static inline void sbd_unfreeze_queue(struct request_queue *q,
+				      unsigned int memflags)
+{
+	blk_mq_unfreeze_queue(q);
+}
+#endif
 
 /*
  * 6.15 made badblocks lengths sector_t and badblocks_set()/_clear()

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# crash-soak.sh: a longer crash-consistency soak than 14-powercut.sh runs.
+# Boots one kernel with sbd and a volatile write cache, and runs
+# ITERATIONS power-cut rounds on ext4 and then on xfs (tests/crashloop.sh),
+# cycling through the policies none, all, random and torn.
+#
+#   KERNEL=6.12 (default), 6.1 or 7.2
+#   ITERATIONS=20     rounds per filesystem (about 15-30 s each)
+#   SEED=N            the first round's seed (default: random, printed)
+#
+# Ends with "N passed, N failed" over every check of every round.
+. "$(dirname "$0")/lib.sh"
+need_root
+KERNELS=${KERNEL:-6.12}
+tier=$(kernel_tiers)
+ITERATIONS=${ITERATIONS:-20}
+out=$SBD_OUT/crash-soak
+mkdir -p "$out"
+"$SBD_ROOT/scripts/install-deps.sh"
+"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
+	{ tail "$out/fetch.log"; die "fetching the kernel failed"; }
+"$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
+	{ tail "$out/build.log"; die "build failed"; }
+"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
+	crash-soak.sh "$ITERATIONS" ${SEED:-} >"$out/initramfs.log" 2>&1 ||
+	{ tail "$out/initramfs.log"; die "initramfs failed"; }
+log "booting; $ITERATIONS rounds per filesystem; console in $out/console.log"
+passed=0 failed=0
+VM_TIMEOUT=${VM_TIMEOUT:-$((600 + ITERATIONS * 2 * 90))} \
+	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" \
+	"$out/console.log" || { failed=$((failed + 1)); echo "FAIL vm-finished"; }
+while IFS= read -r line; do
+	line=${line%$'\r'}
+	case $line in
+	"@@ ok "*)   passed=$((passed + 1)) ;;
+	"@@ FAIL "*) failed=$((failed + 1)); echo "FAIL ${line#@@ FAIL }" ;;
+	"@@ | "*)    echo "    ${line#@@ | }" ;;
+	esac
+done < <(grep -a '^@@ ' "$out/console.log")
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]

@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: GPL-2.0
+# Power cuts: cache_mb= gives a disk a volatile write cache; writing
+# "off" to /sys/block/sbd0/sbd/power loses what powercut_policy says of
+# the writes that were not durable.  Raw-device checks of the contract,
+# then crash-consistency rounds with ext4 and xfs (crashloop.sh).
+. ./crashloop.sh
+
+PWR=$SBD_SYS/power
+POL=$SBD_SYS/powercut_policy
+Q=/sys/block/sbd0/queue
+MIB=1048576
+
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' $SBD_SYS/cache_stats; }
+power() { echo "$1" > $PWR; }
+# flush: fsync the raw disk, which sends a FLUSH.
+flush() { sync /dev/sbd0; }
+# holds NAME OFFSET FILE: the disk holds FILE at byte OFFSET.
+holds() {
+	dd if=/dev/sbd0 of="$TMP/got" bs=64k skip="$2" count="$(stat -c %s "$3")" \
+		iflag=direct,skip_bytes,count_bytes status=none
+	same "$1" "$3" "$TMP/got"
+}
+# put FILE DEV OFFSET with one block of FILE's size: GNU dd writes a
+# short last block without O_DIRECT and then fsyncs (a FLUSH).
+put() {
+	_f=$1 _dev=$2 _off=$3
+	shift 3
+	dd if="$_f" of="$_dev" bs="$(stat -c %s "$_f")" seek="$_off" \
+		oflag=direct,seek_bytes conv=notrunc status=none "$@"
+}
+dev_sum() { dd if=/dev/sbd0 bs=1M iflag=direct status=none | sha256sum | cut -c1-64; }
+reload() { unload_sbd; load_sbd nsectors=16384 "$@"; }  # 8 MiB
+
+for f in A B C X; do random_file "$TMP/$f" 65536; done
+head -c 65536 /dev/zero > "$TMP/Z"
+
+# --- without cache_mb: a disk with no volatile cache, as before.
+check nocache/load load_sbd nsectors=16384 || return
+expect nocache/write-through "write through" "$(cat $Q/write_cache)"
+expect nocache/no-fua 0 "$(cat $Q/fua)"
+check_fails nocache/no-power-file test -e $PWR
+check_fails nocache/no-policy-file test -e $POL
+check_fails nocache/no-stats-file test -e $SBD_SYS/cache_stats
+check nocache/unload unload_sbd
+
+# --- bad cache_mb: refused with one line naming it.
+check_fails_with param/not-a-number "Invalid parameters" load_sbd cache_mb=abc
+expect param/not-a-number-dmesg 1 "$(sbd_dmesg | grep -c '^sbd: cache_mb=abc is invalid')"
+check_fails_with param/negative "Invalid parameters" load_sbd cache_mb=-1
+check_fails_with param/more-than-ram "Cannot allocate memory" load_sbd cache_mb=100000
+expect param/more-than-ram-dmesg 1 "$(sbd_dmesg | grep -c '^sbd: cache_mb=100000 is too large')"
+expect param/nothing-left "" "$(sbd_leftovers)"
+
+# --- with a 4 MiB cache
+check cache/load load_sbd nsectors=16384 cache_mb=4 || return
+expect cache/write-back "write back" "$(cat $Q/write_cache)"
+expect cache/fua 1 "$(cat $Q/fua)"
+expect cache/power-on on "$(cat $PWR)"
+expect cache/default-policy none "$(cat $POL)"
+expect cache/cache-bytes 4194304 "$(stat_of cache_bytes)"
+
+# A at 0 flushed; then B over it and C at 1 MiB, not flushed.
+scenario() {
+	put "$TMP/A" /dev/sbd0 0 && flush &&
+		put "$TMP/B" /dev/sbd0 0 && put "$TMP/C" /dev/sbd0 $MIB
+}
+
+# policy none: every unflushed write is lost.
+check none/writes scenario
+expect none/flushes-counted 1 "$(stat_of flushes)"
+expect none/unflushed-bytes 131072 "$(stat_of unflushed_bytes)"
+check none/cut power off
+expect none/power-reads-off off "$(cat $PWR)"
+check_fails_with none/read-fails-while-off "Input/output error" \
+	dd if=/dev/sbd0 of=/dev/null bs=4k count=1 iflag=direct
+check_fails_with none/write-fails-while-off "Input/output error" \
+	dd if="$TMP/A" of=/dev/sbd0 bs=4k count=1 oflag=direct
+check_fails_with none/flush-fails-while-off "Input/output error" flush
+check none/on power on
+expect none/power-reads-on on "$(cat $PWR)"
+holds none/flushed-write-kept 0 "$TMP/A"
+holds none/unflushed-write-lost $MIB "$TMP/Z"
+expect none/unflushed-zero-after 0 "$(stat_of unflushed_bytes)"
+expect none/cuts-counted 1 "$(stat_of cuts)"
+echo "@@ | cut with 2 writes in the cache took $(stat_of last_cut_usec) us"
+
+# policy all: nothing is lost.
+reload cache_mb=4
+check all/policy sh -c "echo all > $POL"
+expect all/policy-reads-back all "$(cat $POL)"
+check all/writes scenario
+check all/cut power off
+check all/on power on
+holds all/overwrite-kept 0 "$TMP/B"
+holds all/unflushed-kept $MIB "$TMP/C"
+
+# FUA: O_DIRECT|O_DSYNC sends the write with REQ_FUA to a disk that has
+# FUA (the kernel then flushes as well, for the fsync O_DSYNC implies).
+reload cache_mb=4
+put "$TMP/A" /dev/sbd0 0 && flush
+put "$TMP/X" /dev/sbd0 0
+check fua/dsync-write put "$TMP/B" /dev/sbd0 0 oflag=dsync
+put "$TMP/C" /dev/sbd0 $MIB
+check fua/counted test "$(stat_of fua_writes)" -ge 1
+check fua/cut power off
+check fua/on power on
+holds fua/fua-write-kept 0 "$TMP/B"
+holds fua/later-unflushed-lost $MIB "$TMP/Z"
+
+# A write larger than the cache is written through: durable at once,
+# and an older unflushed write under it must not come back over it.
+# One 4 MiB request: the default max_sectors_kb would split it.
+reload cache_mb=1
+echo 4096 > $Q/max_sectors_kb
+random_file "$TMP/big" $((4 * MIB))
+put "$TMP/A" /dev/sbd0 0 && flush
+put "$TMP/X" /dev/sbd0 0
+check through/big-write put "$TMP/big" /dev/sbd0 0
+expect through/only-the-small-write-unflushed 65536 "$(stat_of unflushed_bytes)"
+put "$TMP/C" /dev/sbd0 $((6 * MIB))
+check through/cut power off
+check through/on power on
+holds through/written-through-kept 0 "$TMP/big"
+holds through/unflushed-lost $((6 * MIB)) "$TMP/Z"
+
+# Destaging: 32 x 64 KiB unflushed into a 1 MiB cache; the oldest
+# become durable, the newest stay volatile.
+reload cache_mb=1
+for i in $(seq 0 31); do random_file "$TMP/d$i" 65536; done
+for i in $(seq 0 31); do put "$TMP/d$i" /dev/sbd0 $((i * 65536)); done
+check destage/destaged-bytes test "$(stat_of destaged_bytes)" -ge $MIB
+check destage/unflushed-within-cache test "$(stat_of unflushed_bytes)" -le $MIB
+check destage/unflushed-some test "$(stat_of unflushed_bytes)" -ge $((MIB / 2))
+check destage/cut power off
+check destage/on power on
+echo "@@ | cut with a full 1 MiB cache took $(stat_of last_cut_usec) us"
+holds destage/oldest-durable 0 "$TMP/d0"
+holds destage/newest-lost $((31 * 65536)) "$TMP/Z"
+
+# Later writes win; random and torn are reproducible from their seed.
+# 24 overlapping 16 KiB writes (each half over the one before), never
+# flushed, on a fresh disk; the model is the same writes to a file.
+for i in $(seq 0 23); do random_file "$TMP/w$i" 16384; done
+head -c $((8 * MIB)) /dev/zero > "$TMP/model"
+for i in $(seq 0 23); do put_image "$TMP/w$i" "$TMP/model" $((i * 8192)); done
+model=$(sha256sum < "$TMP/model" | cut -c1-64)
+# cut_with POLICY: reload, write the sequence, cut under POLICY, print
+# the disk's checksum.
+cut_with() {
+	reload cache_mb=4 && echo "$1" > $POL || return
+	for i in $(seq 0 23); do put "$TMP/w$i" /dev/sbd0 $((i * 8192)); done
+	power off && power on && dev_sum
+}
+zeros=$(head -c $((8 * MIB)) /dev/zero | sha256sum | cut -c1-64)
+expect seq/none-loses-all "$zeros" "$(cut_with none)"
+expect seq/all-later-write-wins "$model" "$(cut_with all)"
+expect seq/random-100-is-all "$model" "$(cut_with 'random 7 100')"
+expect seq/random-0-is-none "$zeros" "$(cut_with 'random 7 0')"
+expect seq/policy-reads-back "random 7 0" "$(cat $POL)"
+r1=$(cut_with 'random 42 50')
+r2=$(cut_with 'random 42 50')
+expect seq/random-reproducible "$r1" "$r2"
+check seq/random-keeps-some test "$r1" != "$zeros" -a "$r1" != "$model"
+r3=$(cut_with 'random 43 50')
+check seq/random-seed-matters test "$r3" != "$r1"
+t1=$(cut_with 'torn 5')
+expect seq/torn-reproducible "$t1" "$(cut_with 'torn 5')"
+
+# Torn: 16 separate 16 KiB writes (32 blocks of 512 bytes each); every
+# block must be all new or all old (zeros), and some write torn.
+reload cache_mb=4
+echo "torn 11" > $POL
+head -c $((256 * 1024)) /dev/zero > "$TMP/zero256"
+: > "$TMP/new"
+for i in $(seq 0 15); do cat "$TMP/w$i" >> "$TMP/new"; done
+for i in $(seq 0 15); do put "$TMP/w$i" /dev/sbd0 $((i * 16384)); done
+power off && power on
+dd if=/dev/sbd0 of="$TMP/got" bs=64k count=4 iflag=direct status=none
+# Blocks that differ from the new data, and from zeros.
+cmp -l "$TMP/got" "$TMP/new" | awk '{ print int(($1 - 1) / 512) }' | uniq > "$TMP/notnew"
+cmp -l "$TMP/got" "$TMP/zero256" | awk '{ print int(($1 - 1) / 512) }' | uniq > "$TMP/notzero"
+torn=$(awk 'FILENAME == ARGV[1] { notnew[$1] = 1; next } { notzero[$1] = 1 }
+	END {
+		for (b = 0; b < 512; b++) {
+			if (notnew[b] && notzero[b]) mixed++
+			if (!notnew[b]) kept[int(b / 32)]++
+		}
+		for (w = 0; w < 16; w++) {
+			if (kept[w] == 32) whole++
+			else if (kept[w] > 0) part++
+			else lost++
+		}
+		printf "%d %d %d %d\n", mixed, whole, part, lost
+	}' "$TMP/notnew" "$TMP/notzero")
+echo "@@ | torn 11: blocks neither old nor new, writes kept whole, in part, lost: $torn"
+set -- $torn
+expect torn/every-block-old-or-new 0 "$1"
+check torn/some-write-torn test "$3" -ge 1
+check torn/some-write-lost test "$4" -ge 1
+
+# Bad input: -EINVAL, nothing changes.  dd reports the write's errno.
+reject() {
+	if _out=$(printf '%s\n' "$2" | dd of="$1" 2>&1); then
+		fail "reject $(basename "$1") '$2'" "write accepted"
+	else
+		case $_out in *"Invalid argument"*) pass "reject $(basename "$1") '$2'" ;;
+		*) fail "reject $(basename "$1") '$2'" "expected Invalid argument, got: $_out" ;; esac
+	fi
+}
+reload cache_mb=4
+echo "random 9 30" > $POL
+for bad in "" "maybe" "of" "On" "off off" "1" "on"; do reject $PWR "$bad"; done
+for bad in "" "None" "none 1" "all 2" "random" "random 1" "random 1 101" \
+	   "random x 5" "random 1 5 7" "random -1 5" "random 1 -5" "random 1 5x" \
+	   "random 99999999999999999999 5" "torn" "torn 1 2" "torn -1" "torn 0x10" \
+	   "tornado 1" "random 1 4294967346"; do
+	reject $POL "$bad"
+done
+expect bad/policy-unchanged "random 9 30" "$(cat $POL)"
+expect bad/power-unchanged on "$(cat $PWR)"
+check bad/cut power off
+reject $PWR off
+expect bad/still-off off "$(cat $PWR)"
+expect bad/one-cut 1 "$(stat_of cuts)"
+check bad/policy-change-while-off sh -c "echo all > $POL"
+check bad/on power on
+
+# Unload while off; nothing leaks (a leaked cache is 4096 kB).
+reload cache_mb=4 && unload_sbd
+base=$(meminfo_kb VmallocUsed)
+for i in 1 2 3; do
+	load_sbd nsectors=16384 cache_mb=4 && put "$TMP/A" /dev/sbd0 0 &&
+		power off && rmmod sbd || break
+done
+check leak/unload-while-off test ! -e /sys/module/sbd
+end=$(meminfo_kb VmallocUsed)
+check leak/vmalloc-back-to-baseline test $((end - base)) -lt 1024
+expect leak/nothing-left "" "$(sbd_leftovers)"
+
+# Crash consistency: ext4 and xfs, each policy, a seeded cut.
+seed=${CRASH_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+check ext4/load load_sbd nsectors=131072 cache_mb=8 &&
+	check ext4/mkfs mkfs.ext4 -q -F /dev/sbd0 &&
+	for p in none all "random $seed 50" "torn $seed"; do
+		cl_round "ext4/${p%% *}" ext4 "$seed" "$p" || break
+		seed=$((seed + 1))
+	done
+unload_sbd
+check xfs/load load_sbd nsectors=655360 cache_mb=8 &&
+	check xfs/mkfs mkfs.xfs -q -f /dev/sbd0 &&
+	for p in none all "random $seed 50" "torn $seed"; do
+		cl_round "xfs/${p%% *}" xfs "$seed" "$p" || break
+		seed=$((seed + 1))
+	done
+unload_sbd

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# crash-soak.sh ITERATIONS [SEED]: inside the VM, crash-consistency
+# rounds (crashloop.sh) on ext4 and xfs, cycling through the power-cut
+# policies; scripts/crash-soak.sh boots it.  One "@@ ok/FAIL" line per
+# check; a round's seed is printed before it.
+. ./lib.sh
+. ./crashloop.sh
+AREA=crash-soak
+ITERATIONS=${1:-20}
+seed=${2:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+mkdir -p "$MNT" "$TMP"
+echo "@@ | first seed $seed"
+for fs in ext4 xfs; do
+	case $fs in
+	ext4) sectors=131072 mkfs="mkfs.ext4 -q -F" ;;
+	xfs)  sectors=655360 mkfs="mkfs.xfs -q -f" ;;
+	esac
+	check $fs/load load_sbd nsectors=$sectors cache_mb=8 || continue
+	check $fs/mkfs $mkfs /dev/sbd0 || { unload_sbd; continue; }
+	i=0
+	while [ $i -lt "$ITERATIONS" ]; do
+		case $((i % 4)) in
+		0) p=none ;;
+		1) p=all ;;
+		2) p="random $seed $((seed % 101))" ;;
+		3) p="torn $seed" ;;
+		esac
+		cl_round "$fs/$i-${p%% *}" $fs "$seed" "$p" || break
+		i=$((i + 1))
+		seed=$((seed + 1))
+	done
+	umount "$MNT" 2>/dev/null
+	check $fs/unload unload_sbd
+done
+dmesg_clean dmesg
