@@ -282,9 +282,8 @@ static unsigned int sbd_ndevices;
  *
  * A segment that is a whole page on both sides (page cache and O_DIRECT
  * I/O of 4 KiB and up, at 4 KiB offsets) is copied with copy_page(), the
- * architecture's page copy; anything else with memcpy().  In bench.sh on
- * 7.2, whose memcpy() is slower, this made 4 KiB I/O 11% and 1 MiB I/O
- * 2.5x faster; on 6.12 it makes no difference (see README).
+ * architecture's page copy, which no kernel's memcpy() beats for a whole
+ * page (bench/experiments has the figures); anything else with memcpy().
  */
 static void sbd_copy_seg(u8 *mem, struct bio_vec *bvec, u64 pos, bool write)
 {
@@ -339,56 +338,67 @@ static blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
 				    u64 pos, u32 len);
 static void sbd_cache_flush(struct sbd_device *dev);
 
+/*
+ * May a request that carries data touch the store?  Its range, injected
+ * bad sectors and the read-only switch, in one place for every such
+ * request.  A failed request changes nothing.
+ */
+static blk_status_t sbd_check_rq(struct sbd_device *dev, struct request *rq,
+				 u64 pos, u32 len)
+{
+	/* Written so it cannot overflow: no request leaves the store. */
+	if (pos > dev->size || len > dev->size - pos)
+		return BLK_STS_IOERR;
+	/* Injected bad sectors fail the whole request, data untouched. */
+	if (unlikely(READ_ONCE(dev->badblocks.count)) &&
+	    sbd_badblocks_hit(&dev->badblocks, blk_rq_pos(rq),
+			      blk_rq_sectors(rq)))
+		return BLK_STS_IOERR;
+	/*
+	 * The block layer refuses user writes to a read-only disk; this
+	 * makes sure nothing else (a filesystem mounted before blockdev
+	 * --setro, which the block layer only warns about) changes one.
+	 */
+	if (op_is_write(req_op(rq)) && get_disk_ro(dev->disk))
+		return BLK_STS_IOERR;
+	return BLK_STS_OK;
+}
+
 static blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
 {
 	/* blk_rq_pos() counts 512-byte sectors, whatever hardsect_size is. */
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	u32 len = blk_rq_bytes(rq);
+	blk_status_t status;
 
-	enum req_op op = req_op(rq);
-
-	/* A FLUSH has no position (its sector is -1): only these have one. */
-	if (op == REQ_OP_READ || op == REQ_OP_WRITE ||
-	    op == REQ_OP_DISCARD || op == REQ_OP_WRITE_ZEROES) {
-		/* Written so it cannot overflow: no request leaves the store. */
-		if (pos > dev->size || len > dev->size - pos)
-			return BLK_STS_IOERR;
-		/* Injected bad sectors fail the whole request, data untouched. */
-		if (unlikely(READ_ONCE(dev->badblocks.count)) &&
-		    sbd_badblocks_hit(&dev->badblocks, blk_rq_pos(rq),
-				      blk_rq_sectors(rq)))
-			return BLK_STS_IOERR;
-		/*
-		 * The block layer refuses user writes to a read-only disk;
-		 * this makes sure nothing else changes one either.
-		 */
-		if (op != REQ_OP_READ && get_disk_ro(dev->disk))
-			return BLK_STS_IOERR;
-	}
-
-	switch (op) {
+	switch (req_op(rq)) {
 	case REQ_OP_READ:
-		sbd_copy_rq(dev, rq, pos);
-		return BLK_STS_OK;
+		status = sbd_check_rq(dev, rq, pos, len);
+		if (likely(status == BLK_STS_OK))
+			sbd_copy_rq(dev, rq, pos);
+		return status;
 	case REQ_OP_WRITE:
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		status = sbd_check_rq(dev, rq, pos, len);
+		if (unlikely(status != BLK_STS_OK))
+			return status;
 		/* The one test a write pays for the cache it usually lacks. */
 		if (unlikely(dev->cache.log))
 			return sbd_cache_write(dev, rq, pos, len);
-		sbd_copy_rq(dev, rq, pos);
+		if (req_op(rq) == REQ_OP_WRITE)
+			sbd_copy_rq(dev, rq, pos);
+		else	/* the range reads back as zeros afterwards */
+			sbd_zero_range(dev, pos, len);
 		return BLK_STS_OK;
 	case REQ_OP_FLUSH:
 		/*
-		 * Sent only to a disk that has a write cache; without one,
-		 * every write is in the store already.
+		 * No data and no position (its sector is -1).  Sent only to
+		 * a disk that has a write cache; without one, every write is
+		 * in the store already.
 		 */
 		if (dev->cache.log)
 			sbd_cache_flush(dev);
-		return BLK_STS_OK;
-	case REQ_OP_DISCARD:
-	case REQ_OP_WRITE_ZEROES:
-		if (unlikely(dev->cache.log))
-			return sbd_cache_write(dev, rq, pos, len);
-		sbd_zero_range(dev, pos, len);
 		return BLK_STS_OK;
 	default:
 		return BLK_STS_NOTSUPP;
@@ -774,8 +784,8 @@ static ssize_t store_bytes_show(struct device *d, struct device_attribute *attr,
 static DEVICE_ATTR_RO(store_bytes);
 
 /* Lists the bad ranges, one "START COUNT" line each (512-byte sectors). */
-static ssize_t badblocks_list(struct device *d, struct device_attribute *attr,
-			      char *buf)
+static ssize_t sbd_badblocks_show(struct device *d,
+				  struct device_attribute *attr, char *buf)
 {
 	return badblocks_show(&to_sbd(d)->badblocks, buf, 0);
 }
@@ -831,8 +841,9 @@ static int sbd_badblocks_apply(struct badblocks *bb, u64 start, u64 count,
  * Anything else, or a range outside the disk, is -EINVAL; a table too
  * full for the change is -ENOSPC.  Either way nothing changes.
  */
-static ssize_t badblocks_edit(struct device *d, struct device_attribute *attr,
-			      const char *buf, size_t len)
+static ssize_t sbd_badblocks_store(struct device *d,
+				   struct device_attribute *attr,
+				   const char *buf, size_t len)
 {
 	struct sbd_device *dev = to_sbd(d);
 	u64 capacity = dev->size >> SECTOR_SHIFT;
@@ -854,7 +865,7 @@ static ssize_t badblocks_edit(struct device *d, struct device_attribute *attr,
 
 /* Not DEVICE_ATTR_RW(): badblocks_show/_store name the kernel's helpers. */
 static struct device_attribute dev_attr_badblocks =
-	__ATTR(badblocks, 0644, badblocks_list, badblocks_edit);
+	__ATTR(badblocks, 0644, sbd_badblocks_show, sbd_badblocks_store);
 
 /*
  * The cache's files exist only on a disk loaded with cache_mb > 0.
@@ -1237,15 +1248,10 @@ static int sbd_add_device(struct sbd_device *dev)
 
 	/*
 	 * A fresh store is all zeros, so there is no partition table to
-	 * find: skip add_disk()'s scan.  The scan opens the disk, and since
-	 * 6.9 that open is closed only when insmod returns to user space;
-	 * if a later disk then failed to add, the close would run the
-	 * freed module's code.  A table written later is read as usual
-	 * (sfdisk, blockdev --rereadpt), once the bit is cleared.
+	 * find: skip add_disk()'s scan (why it matters: sbd.h).  A table
+	 * written later is read as usual (sfdisk, blockdev --rereadpt).
 	 */
-	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
-	err = device_add_disk(NULL, disk, sbd_attr_groups);
-	clear_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
+	err = sbd_add_disk_unscanned(disk, sbd_attr_groups);
 	if (err)
 		return err;
 	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s%s\n",

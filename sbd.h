@@ -157,4 +157,22 @@ static inline bool sbd_badblocks_hit(struct badblocks *bb, sector_t s,
 	return badblocks_check(bb, s, n, &first_bad, &bad_len) != 0;
 }
 
+/*
+ * device_add_disk() without its partition scan.  The scan opens the
+ * disk, and since 6.9 (the file-based bdev open) that open is released
+ * only when insmod returns to user space; if a later disk then failed to
+ * add, the release would run the freed module's code.  The bit in
+ * disk->state that add_disk() checks is the same in 6.1, 6.12 and 7.2.
+ */
+static inline int sbd_add_disk_unscanned(struct gendisk *disk,
+					 const struct attribute_group **groups)
+{
+	int err;
+
+	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
+	err = device_add_disk(NULL, disk, groups);
+	clear_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
+	return err;
+}
+
 #endif /* SBD_H */

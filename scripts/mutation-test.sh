@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # mutation-test.sh: show that the tests can fail.  For each line of
-# tests/mutations.txt, put that bug into a scratch copy of sbd.c, run
+# tests/mutations.txt, put that bug into a scratch copy of the driver, run
 # the line's test area on one kernel and expect it to report a FAIL.
 # A mutant that still builds warning-free but that its area does not
 # notice is a hole in the suite, and counts as a failure here.
@@ -37,9 +37,10 @@ while IFS= read -r line; do
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
 	(cd "$SBD_ROOT" && cp -a Makefile Kbuild sbd.c sbd.h scripts tests "$dir/src/")
-	perl -0pi -e "$subst" "$dir/src/sbd.c"
-	if cmp -s "$SBD_ROOT/sbd.c" "$dir/src/sbd.c"; then
-		bad "$name"; echo "    the substitution no longer matches sbd.c: $subst"
+	perl -0pi -e "$subst" "$dir/src/sbd.c" "$dir/src/sbd.h"
+	if cmp -s "$SBD_ROOT/sbd.c" "$dir/src/sbd.c" &&
+	   cmp -s "$SBD_ROOT/sbd.h" "$dir/src/sbd.h"; then
+		bad "$name"; echo "    the substitution matches neither sbd.c nor sbd.h: $subst"
 		continue
 	fi
 	log "mutant $n: $name"
