@@ -237,7 +237,8 @@ for bs in $LBS; do
 		note "sbd hardsect_size=$bs failed to load"
 		continue
 	fi
-	dd if=/dev/urandom of=/dev/sbd0 bs=1M oflag=direct 2>/dev/null ||
+	dd if=/dev/urandom of=/dev/sbd0 bs=1M count="$SIZE_MB" iflag=fullblock \
+		oflag=direct 2>/dev/null ||
 		note "fill sbd hardsect_size=$bs failed"
 	r=1
 	while [ $r -le "$ROUNDS" ]; do
