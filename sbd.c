@@ -52,6 +52,12 @@
 #define SBD_MAX_SEGMENTS	(SZ_4M >> PAGE_SHIFT)
 /* Discard and write-zeroes memset the range: bound each request too. */
 #define SBD_MAX_ZERO_SECTORS	(SZ_64M >> SECTOR_SHIFT)
+/*
+ * Requests, discards and write-zeroes are whole logical blocks: each
+ * limit must be a whole number of the largest block sbd accepts.
+ */
+static_assert(SBD_MAX_REQUEST_SECTORS % (SBD_MAX_BLOCK_SIZE >> SECTOR_SHIFT) == 0);
+static_assert(SBD_MAX_ZERO_SECTORS % (SBD_MAX_BLOCK_SIZE >> SECTOR_SHIFT) == 0);
 #define SBD_QUEUE_DEPTH		128
 /* Each disk takes SBD_MINORS minors; 64 disks is plenty for testing. */
 #define SBD_MAX_DEVICES		64	/* keep in MODULE_PARM_DESC(ndevices) */
@@ -116,7 +122,8 @@ static struct sbd_param hardsect_size = {
 module_param_cb(hardsect_size, &sbd_param_ops, &hardsect_size, 0444);
 __MODULE_PARM_TYPE(hardsect_size, "uint");
 MODULE_PARM_DESC(hardsect_size,
-		 "Logical block size in bytes: 512, 1024, 2048 or 4096 (default 512)");
+		 "Logical block size in bytes: a power of two from 512 to "
+		 SBD_MAX_BLOCK_TEXT " (default 512)");
 
 static struct sbd_param ndevices = { .value = 1, .parsed = true };
 module_param_cb(ndevices, &sbd_param_ops, &ndevices, 0444);
@@ -1053,10 +1060,10 @@ static int sbd_check_params(void)
 	u64 bytes, total = 0;
 	unsigned int i;
 
-	if (!hardsect_size.parsed || ss < SECTOR_SIZE || ss > PAGE_SIZE ||
-	    !is_power_of_2(ss)) {
-		pr_err("hardsect_size=%s is invalid: use 512, 1024, 2048 or %lu (a power of two from 512 to the page size)\n",
-		       hardsect_size.text, PAGE_SIZE);
+	if (!hardsect_size.parsed || ss < SECTOR_SIZE ||
+	    ss > SBD_MAX_BLOCK_SIZE || !is_power_of_2(ss)) {
+		pr_err("hardsect_size=%s is invalid: use a power of two from 512 to %lu (this kernel's largest logical block)\n",
+		       hardsect_size.text, SBD_MAX_BLOCK_SIZE);
 		return -EINVAL;
 	}
 	if (!nsectors.parsed || nsectors.value == 0) {

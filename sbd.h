@@ -17,6 +17,23 @@
 #define SBD_VERSION "1.0.0"
 
 /*
+ * SBD_MAX_BLOCK_SIZE: the largest logical block size this kernel takes.
+ * Up to 6.14 that was the page size.  6.15 (47dd67532303 "block/bdev:
+ * lift block size restrictions to 64k") defined BLK_MAX_BLOCK_SIZE: 64 KiB
+ * with CONFIG_TRANSPARENT_HUGEPAGE (the page cache then holds a block in
+ * one large folio), else still the page size.  Keyed on the macro, not
+ * on the version, so that a backport of the change is picked up too.
+ * SBD_MAX_BLOCK_TEXT says the same for modinfo.
+ */
+#ifdef BLK_MAX_BLOCK_SIZE
+#define SBD_MAX_BLOCK_SIZE	((unsigned long)BLK_MAX_BLOCK_SIZE)
+#define SBD_MAX_BLOCK_TEXT	"65536 with transparent hugepages, else the page size"
+#else
+#define SBD_MAX_BLOCK_SIZE	PAGE_SIZE
+#define SBD_MAX_BLOCK_TEXT	"the page size"
+#endif
+
+/*
  * 6.14 made merging unconditional and removed BLK_MQ_F_SHOULD_MERGE;
  * before it, a tag set had to ask for merges.
  */

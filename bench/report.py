@@ -3,7 +3,9 @@
 """report.py OUTDIR LABEL=CONSOLE.LOG...: turn tests/bench.sh's "@@ bench"
 lines into OUTDIR/results.md (tables), OUTDIR/results.csv (every round),
 OUTDIR/summary.csv (medians, spread, ratio to brd) and, per kernel,
-OUTDIR/ratios-LABEL.dat for the chart (gnuplot runs in scripts/bench.sh).
+OUTDIR/ratios-LABEL.dat for the chart (gnuplot runs in scripts/bench.sh),
+and where the VM measured sbd at several logical block sizes, a table of
+those against its 4096-byte-sector figures.
 The figure is the median of the rounds; the spread is min-max."""
 import os
 import statistics
@@ -23,7 +25,13 @@ DESC = {
     "randrw70-2j-qd16": "4k randrw 70/30 2 jobs QD16",
     "seqread-1m-qd8": "1M seq read QD8",
     "seqwrite-1m-qd8": "1M seq write QD8",
+    "randread-bs-qd1": "randread at the block size QD1",
+    "randread-bs-qd32": "randread at the block size QD32",
+    "randwrite-bs-qd1": "randwrite at the block size QD1",
+    "randwrite-bs-qd32": "randwrite at the block size QD32",
 }
+LBS_ORDER = ["randread-bs-qd1", "randread-bs-qd32", "randwrite-bs-qd1",
+             "randwrite-bs-qd32", "seqread-1m-qd8", "seqwrite-1m-qd8"]
 DEV_ORDER = ["sbd", "sbd-tuned", "brd", "null_blk", "zram"]
 
 
@@ -31,12 +39,37 @@ def unit(w):
     return "MiB/s" if w.startswith("seq") else "IOPS"
 
 
+def lbs_table(lbs):
+    """Markdown for sbd at each logical block size; ratios to 4096."""
+    sizes = sorted({bs for bs, _ in lbs})
+    med = {k: statistics.median(v for _, v in vals) for k, vals in lbs.items()}
+    md = ["sbd alone at several logical block sizes (`hardsect_size`; fio "
+          "at the block size, so IOPS move data in blocks of that size), "
+          "median of the rounds; in brackets the ratio to the 4096-byte "
+          "figure:", "",
+          "| workload | unit | " + " | ".join(f"{bs}" for bs in sizes) + " |",
+          "|---|---|" + "---|" * len(sizes)]
+    for w in [w for w in LBS_ORDER if any(k[1] == w for k in lbs)]:
+        base = med.get((4096, w))
+        cells = []
+        for bs in sizes:
+            m = med.get((bs, w))
+            if m is None:
+                cells.append("-")
+            elif base and bs != 4096:
+                cells.append(f"{fmt(m)} ({m / base:.2f})")
+            else:
+                cells.append(fmt(m))
+        md.append(f"| {DESC.get(w, w)} | {unit(w)} | " + " | ".join(cells) + " |")
+    return md + [""]
+
+
 def fmt(v):
     return f"{v:.0f}" if v >= 100 else f"{v:.1f}"
 
 
 def parse(path):
-    res, settings, memcpy, info, notes = {}, {}, [], [], []
+    res, settings, memcpy, info, notes, lbs = {}, {}, [], [], [], {}
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -45,6 +78,8 @@ def parse(path):
             w = line.split()[2:]
             if w[0] == "result" and len(w) == 5:
                 res.setdefault((w[2], w[3]), []).append((int(w[1]), float(w[4])))
+            elif w[0] == "lbs" and len(w) == 5:
+                lbs.setdefault((int(w[2]), w[3]), []).append((int(w[1]), float(w[4])))
             elif w[0] == "setting":
                 settings[w[1]] = dict(kv.split("=", 1) for kv in w[2:])
             elif w[0] == "memcpy" and len(w) >= 4:
@@ -54,7 +89,7 @@ def parse(path):
                 info.append(" ".join(w[1:]))
             elif w[0] == "note":
                 notes.append(" ".join(w[1:]))
-    return res, settings, memcpy, info, notes
+    return res, settings, memcpy, info, notes, lbs
 
 
 def main():
@@ -72,7 +107,7 @@ def main():
     rows = ["kernel,round,device,workload,unit,value"]
     summ = ["kernel,workload,unit,device,median,min,max,ratio_to_brd"]
     for label, path in runs:
-        res, settings, memcpy, info, notes = parse(path)
+        res, settings, memcpy, info, notes, lbs = parse(path)
         devs = [d for d in DEV_ORDER if any(k[0] == d for k in res)]
         devs += sorted({k[0] for k in res} - set(devs))
         wls = [w for w in ORDER if any(k[1] == w for k in res)]
@@ -150,6 +185,11 @@ def main():
                 if parts:
                     md.append(f"- {d}: " + "; ".join(parts))
             md.append("")
+        if lbs:
+            md += lbs_table(lbs)
+            for (bs, w), vals in sorted(lbs.items()):
+                for r, v in sorted(vals):
+                    rows.append(f"{label},{r},sbd@{bs},{w},{unit(w)},{v}")
         keys = ["scheduler", "iostats", "nomerges", "add_random", "rq_affinity", "wbt_lat_usec",
                 "nr_requests", "hw_queues", "max_sectors_kb", "logical_block_size"]
         md += ["Settings each device ran with (read from sysfs; n/a = bio-based, "

@@ -12,6 +12,8 @@
 #   BENCH_VM_MEM=MiB     guest memory (default: enough for the disks, >= 6144)
 #   BENCH_REPORT_ONLY=1  only redo the tables and chart from the last run
 #   BENCH_RESULTS=bench/results where the table, CSVs and chart go
+#   BENCH_LBS=4096,16384,65536  sbd alone at these logical block sizes
+#                        (default on the newest kernel only; "none": skip)
 # For experiments: BENCH_ONLY=randread-qd1,... and BENCH_DEVS=sbd,brd,...
 # pick workloads and devices; BENCH_EXTRA_KO=DIR packs DIR/TIER/NAME.ko
 # (an sbd built under another module and disk name) and benchmarks its
@@ -60,8 +62,12 @@ fi
 
 # bench_kernel K: build, pack and boot one kernel's benchmark.
 bench_kernel() {
-	local k=$1 tier label out extra nextra mem
+	local k=$1 tier label out extra nextra mem lbs
 	tier=$(KERNELS=$k kernel_tiers)
+	# Blocks above the page size need 6.15 or later: the newest tier.
+	lbs=none
+	[ "$tier" != newest ] || lbs=4096,16384,65536
+	lbs=${BENCH_LBS:-$lbs}
 	label=$k; [ "$tier" = newest ] && label=7.2
 	out=$work/$tier
 	mkdir -p "$out"
@@ -88,7 +94,7 @@ bench_kernel() {
 	mem=${BENCH_VM_MEM:-$mem}
 	SBD_INITRAMFS_EXTRA=$extra "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" \
 		"$out/initramfs.img" bench.sh "$SIZE_MB" "$ROUNDS" "$RUNTIME" \
-		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" \
+		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" "$lbs" \
 		>"$out/initramfs.log" 2>&1 ||
 		{ tail "$out/initramfs.log"; die "$tier: initramfs failed"; }
 	log "$label: benchmarking ($(cat "$(kernel_dir "$tier")/release")); console in $out/console.log"

@@ -53,7 +53,8 @@ while IFS= read -r line; do
 		bad "$name"; echo "    the mutant did not build warning-free (see $dir/run.log)"
 		continue
 	fi
-	caught=$(grep '^FAIL ' "$dir/run.log" | sed 's/^FAIL [^/]*\///' | head -3 | paste -sd, -)
+	# "|| true": no FAIL line (a survivor) must not end the script.
+	caught=$(grep '^FAIL ' "$dir/run.log" | sed 's/^FAIL [^/]*\///' | head -3 | paste -sd, - || true)
 	if [ -n "$caught" ]; then
 		ok "$name (caught by: $caught)"
 	else

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS]]: the in-VM side of
+# bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS [LBS]]]: the in-VM side of
 # scripts/bench.sh (not a test: run-in-vm.sh runs only tests/NN-*.sh).
 #
 # Loads sbd, brd, null_blk and zram at SIZE_MB MiB each (plus any extra
@@ -13,6 +13,7 @@
 #   @@ bench setting DEV KEY=VALUE...
 #   @@ bench result ROUND DEV WORKLOAD VALUE      (IOPS, or MiB/s for 1M)
 #   @@ bench memcpy ROUND HOT_MIBS STREAM_MIBS MOVSB_MIBS
+#   @@ bench lbs ROUND BLOCK_SIZE WORKLOAD VALUE (sbd alone, see LBS below)
 . ./lib.sh
 SIZE_MB=${1:-512}
 ROUNDS=${2:-3}
@@ -217,5 +218,53 @@ while [ $r -le "$ROUNDS" ]; do
 	}' "$TMP/fio.out"
 	r=$((r + 1))
 done
+# ---- sbd by logical block size ---------------------------------------------
+# LBS: comma-separated hardsect_sizes ("4096,16384,65536"; above the page
+# size only on 6.15 and later), or "none".  sbd alone, reloaded with each
+# and filled with random data, runs fio at its block size (QD1, QD32)
+# and 1 MiB sequential, ROUNDS times; the 4096 figure is the baseline.
+LBS=$(echo "${8:-none}" | tr ',' ' ')
+[ "$LBS" = none ] && LBS=""
+LBS_WORKLOADS="randread-bs-qd1|--rw=randread --iodepth=1
+randread-bs-qd32|--rw=randread --iodepth=32
+randwrite-bs-qd1|--rw=randwrite --iodepth=1
+randwrite-bs-qd32|--rw=randwrite --iodepth=32
+seqread-1m-qd8|--rw=read --bs=1m --iodepth=8
+seqwrite-1m-qd8|--rw=write --bs=1m --iodepth=8"
+for bs in $LBS; do
+	rmmod sbd 2>/dev/null
+	if ! insmod "$SBD_KO" nsectors=$((nsect * 512 / bs)) hardsect_size=$bs; then
+		note "sbd hardsect_size=$bs failed to load"
+		continue
+	fi
+	dd if=/dev/urandom of=/dev/sbd0 bs=1M count="$SIZE_MB" iflag=fullblock \
+		oflag=direct 2>/dev/null ||
+		note "fill sbd hardsect_size=$bs failed"
+	r=1
+	while [ $r -le "$ROUNDS" ]; do
+		job=$TMP/lbs$bs-$r.fio
+		{
+			printf '[global]\ndirect=1\nsize=%sm\ntime_based\n' "$SIZE_MB"
+			printf 'runtime=%s\nramp_time=%s\nnorandommap\n' "$RUNTIME" "$RAMP"
+			printf 'randrepeat=0\ngroup_reporting\nfilename=/dev/sbd0\n'
+			printf 'ioengine=libaio\nbs=%s\n' "$bs"
+			echo "$LBS_WORKLOADS" | while IFS='|' read -r name args; do
+				printf '[%s]\nstonewall\nnew_group\n' "$name"
+				for a in $args; do echo "${a#--}"; done
+			done
+		} > "$job"
+		(cd "$TMP" && fio --output-format=terse --terse-version=3 "$job") \
+			> "$TMP/fio.out" 2> "$TMP/fio.err" ||
+			note "fio lbs $bs round $r: exit $?: $(tail -n 3 "$TMP/fio.err" | tr '\n' ' ')"
+		awk -F';' -v r=$r -v bs=$bs '$1 == 3 {
+			if ($5 != 0) { print "@@ bench note fio lbs " bs " " $3 " error " $5; next }
+			if ($3 ~ /^seq/) v = sprintf("%.1f", ($7 + $48) / 1024)
+			else v = sprintf("%d", $8 + $49)
+			print "@@ bench lbs " r " " bs " " $3 " " v
+		}' "$TMP/fio.out"
+		r=$((r + 1))
+	done
+done
+
 say "dmesg $(dmesg | grep -cE "$DMESG_BAD") warnings"
 dmesg | grep -E -A8 "$DMESG_BAD" | head -20 | sed 's/^/@@ bench note dmesg: /'

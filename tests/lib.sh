@@ -218,3 +218,18 @@ check_fails_with() {
 		return 1
 	fi
 }
+
+# sbd_max_block: the largest hardsect_size sbd loads with on this kernel
+# (the page size before 6.15, 64 KiB from 6.15 with transparent
+# hugepages), found by loading tiny disks of 1024, 2048, ... bytes per
+# sector until one is refused.  Leaves sbd unloaded and its refusal line
+# in dmesg: callers that count dmesg lines clear it first.
+sbd_max_block() {
+	_max=512 _bs=1024
+	while [ $_bs -le 1048576 ] &&
+	      insmod "$SBD_KO" nsectors=16 hardsect_size=$_bs 2>/dev/null; do
+		rmmod sbd
+		_max=$_bs _bs=$((_bs * 2))
+	done
+	echo $_max
+}
