@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# Flush and FUA, and O_DIRECT buffer alignment.  With the queue switched
-# to "write back", fsync, O_SYNC and RWF_DSYNC writes send FLUSH (and
-# FUA, which the block layer turns into a flush) requests to sbd, which
-# must complete them; the data verifies.  O_DIRECT buffers must be
-# 512-aligned (EINVAL otherwise); 512-aligned buffers that are not
-# page-aligned give segments that straddle pages: sbd's memcpy path.
+# Flush and FUA, and O_DIRECT buffer alignment.  On a disk with a
+# volatile write cache (cache_mb=), fsync, O_SYNC and RWF_DSYNC writes
+# send FLUSH (and FUA) requests to sbd, which must complete them; the
+# data verifies.  (Without a cache the block layer sends sbd no flush,
+# and no kernel from 6.1 on lets sysfs switch such a queue to write
+# back.)  O_DIRECT buffers must be 512-aligned (EINVAL otherwise);
+# 512-aligned buffers that are not page-aligned give segments that
+# straddle pages: sbd's memcpy path.
 
 fio_ok() {
 	_name=$1
@@ -23,35 +25,32 @@ flushes() { awk '{ print $16 }' /sys/block/sbd0/stat; }
 COMMON="--filename=/dev/sbd0 --size=8m --bs=4k --verify=crc32c --verify_fatal=1"
 
 # --- FLUSH and FUA
-check flush/load load_sbd nsectors=$((16 << 11)) || return
-expect flush/write-through-by-default "write through" "$(cat /sys/block/sbd0/queue/write_cache)"
+check flush/no-cache-load load_sbd nsectors=64 || return
+expect flush/write-through-without-cache "write through" "$(cat /sys/block/sbd0/queue/write_cache)"
 echo "write back" > /sys/block/sbd0/queue/write_cache 2>/dev/null
-if [ "$(cat /sys/block/sbd0/queue/write_cache)" != "write back" ]; then
-	# Since 6.11 only a device that has a write cache can be switched
-	# to write back; sbd has none, so the block layer sends it no
-	# flush at all (the power-cut cache reaches this branch instead).
-	skip flush/write-back "$(uname -r): a queue without a write cache stays write through"
-else
-	f0=$(flushes)
-	fio_ok flush/fsync=1 $COMMON --name=fsync --rw=randwrite --fsync=1 --direct=1
-	f1=$(flushes)
-	[ "$f1" -gt "$f0" ] && pass flush/fsync-sent-flushes ||
-		fail flush/fsync-sent-flushes "flush requests before $f0, after $f1"
-	fio_ok flush/sync=1 $COMMON --name=osync --rw=randwrite --sync=1 --direct=1 \
-		--offset=8m
-	fio_ok flush/buffered-fsync $COMMON --name=bfsync --rw=write --fsync=4 \
-		--direct=0 --offset=16m
-	# RWF_DSYNC (pwritev2): xfs_io's pwrite -D.
-	head -c 65536 /dev/urandom > "$TMP/d"
-	f2=$(flushes)
-	check flush/RWF_DSYNC xfs_io -d -c "pwrite -D -i $TMP/d 0 64k" /dev/sbd0
-	f3=$(flushes)
-	[ "$f3" -gt "$f2" ] && pass flush/RWF_DSYNC-sent-a-flush ||
-		fail flush/RWF_DSYNC-sent-a-flush "flush requests before $f2, after $f3"
-	check flush/RWF_DSYNC-reads-back cmp -n 65536 "$TMP/d" /dev/sbd0
-	check flush/fsync-of-device sh -c "dd if=$TMP/d of=/dev/sbd0 bs=64k seek=1 conv=fsync status=none"
-	echo "write through" > /sys/block/sbd0/queue/write_cache
-fi
+expect flush/sysfs-cannot-add-a-cache "write through" "$(cat /sys/block/sbd0/queue/write_cache)"
+check flush/no-cache-unload unload_sbd
+
+check flush/load load_sbd nsectors=$((32 << 11)) cache_mb=4 || return
+expect flush/write-back "write back" "$(cat /sys/block/sbd0/queue/write_cache)"
+f0=$(flushes)
+fio_ok flush/fsync=1 $COMMON --name=fsync --rw=randwrite --fsync=1 --direct=1
+f1=$(flushes)
+[ "$f1" -gt "$f0" ] && pass flush/fsync-sent-flushes ||
+	fail flush/fsync-sent-flushes "flush requests before $f0, after $f1"
+fio_ok flush/sync=1 $COMMON --name=osync --rw=randwrite --sync=1 --direct=1 \
+	--offset=8m
+fio_ok flush/buffered-fsync $COMMON --name=bfsync --rw=write --fsync=4 \
+	--direct=0 --offset=16m
+# RWF_DSYNC (pwritev2): xfs_io's pwrite -D.
+head -c 65536 /dev/urandom > "$TMP/d"
+f2=$(flushes)
+check flush/RWF_DSYNC xfs_io -d -c "pwrite -q -D -i $TMP/d 0 64k" /dev/sbd0
+f3=$(flushes)
+[ "$f3" -gt "$f2" ] && pass flush/RWF_DSYNC-sent-a-flush ||
+	fail flush/RWF_DSYNC-sent-a-flush "flush requests before $f2, after $f3"
+check flush/RWF_DSYNC-reads-back cmp -n 65536 "$TMP/d" /dev/sbd0
+check flush/fsync-of-device sh -c "dd if=$TMP/d of=/dev/sbd0 bs=64k seek=1 conv=fsync status=none"
 check flush/unload unload_sbd
 
 # --- O_DIRECT alignment
