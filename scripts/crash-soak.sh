@@ -12,7 +12,7 @@
 # Ends with "N passed, N failed" over every check of every round.
 . "$(dirname "$0")/lib.sh"
 need_root
-KERNELS=${KERNEL:-6.12}
+export KERNELS=${KERNEL:-6.12}
 tier=$(kernel_tiers)
 ITERATIONS=${ITERATIONS:-20}
 out=$SBD_OUT/crash-soak
@@ -23,7 +23,7 @@ mkdir -p "$out"
 "$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
 	{ tail "$out/build.log"; die "build failed"; }
 "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-	crash-soak.sh "$ITERATIONS" ${SEED:-} >"$out/initramfs.log" 2>&1 ||
+	crash-soak.sh "$ITERATIONS" ${SEED:+"$SEED"} >"$out/initramfs.log" 2>&1 ||
 	{ tail "$out/initramfs.log"; die "initramfs failed"; }
 log "booting; $ITERATIONS rounds per filesystem; console in $out/console.log"
 passed=0 failed=0

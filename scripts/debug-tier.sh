@@ -32,6 +32,7 @@ debug_tier_tests() {
 	for t in ${DEBUG_TESTS:-kmemleak.sh faults.sh hotplug.sh}; do
 		list="$list debug/${t#debug/}"
 	done
+	# shellcheck disable=SC2086 # one line of words, for TESTS=
 	echo $list
 }
 
@@ -52,7 +53,6 @@ debug_tier_env() {
 }
 
 debug_tier_notice() {
-	local mins=""
 	cat <<NOTICE
 
 #####################################################################
@@ -89,6 +89,7 @@ run_debug_tier() {
 	# is left, less a minute to count the results; the fault loop is
 	# told its deadline, so that it ends with its counts, not a timeout.
 	local budget=${SBD_TIME_BUDGET:-2700}
+	# shellcheck disable=SC2154 # start: set by run-tests.sh, which sources this
 	local left=$(( budget - ($(date +%s) - start) ))
 	if [ $left -lt "$DEBUG_CI_MIN" ]; then
 		skipped=$((skipped + 1))

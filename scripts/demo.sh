@@ -4,7 +4,7 @@
 #   KERNEL=6.12 (default), 6.1 or 7.2;  NSECTORS=32768 HARDSECT_SIZE=4096
 . "$(dirname "$0")/lib.sh"
 need_root
-KERNELS=${KERNEL:-6.12}
+export KERNELS=${KERNEL:-6.12}
 tier=$(kernel_tiers)
 out=$SBD_OUT/demo
 mkdir -p "$out"

@@ -22,7 +22,7 @@ mkdir -p "$dir"
 exec 9>"$SBD_CACHE/.fetch.lock"
 flock 9
 # Downloads land in root-owned cache directories: skip apt's _apt sandbox.
-APT_AS_ROOT="-o APT::Sandbox::User=root"
+APT_AS_ROOT=-oAPT::Sandbox::User=root
 
 # Newest installable package matching an extended regexp (bookworm side).
 newest_pkg() {
@@ -60,7 +60,7 @@ fetch_bookworm() {
 	log "$tier: fetching $rel"
 	DEBIAN_FRONTEND=noninteractive apt_get install -y -q \
 		--no-install-recommends "linux-headers-$rel" >/dev/null
-	(cd "$dir" && rm -f ./*.deb && apt_get download -q $APT_AS_ROOT "linux-image-$rel" >/dev/null)
+	(cd "$dir" && rm -f ./*.deb && apt_get download -q "$APT_AS_ROOT" "linux-image-$rel" >/dev/null)
 	unpack_kernel "$rel" "$dir"/linux-image-*.deb
 	rm -f "$dir"/*.deb
 	echo "/lib/modules/$rel/build" > "$dir/kdir"

@@ -18,5 +18,6 @@ if [ -n "$missing" ]; then
 	log "installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt_get update -q >/dev/null
+	# shellcheck disable=SC2086 # $missing: a list of packages
 	apt_get install -y -q --no-install-recommends $missing >/dev/null
 fi

@@ -44,7 +44,7 @@ kernel_tiers() {
 		*) die "unknown kernel '$k' (choose from: 6.1 6.12 7.2/newest debug)" ;;
 		esac
 	done
-	echo $out
+	echo "${out# }"
 }
 
 # Where fetch-kernel.sh leaves a tier: vmlinuz, modules/, release, kdir.

@@ -5,6 +5,8 @@
 # check failed.  Run by "make lint" and as a stage of run-tests.sh.
 #
 #   checkpatch        checkpatch.pl --strict on sbd.c, sbd.h (every *.[ch])
+#   ShellCheck        every shell script: scripts/ as bash, tests/ as sh
+#                     (dash runs them in the VM); see .shellcheckrc
 #   TIER/sparse-W=1   "make C=2 W=1" against TIER's headers: sparse on
 #                     every file plus the W=1 warnings, no output allowed
 #
@@ -35,7 +37,7 @@ fetch_checkpatch() {
 	(
 		flock 9
 		grep -q "^$pkg " "$CP_DIR/source" 2>/dev/null && exit 0
-		cd "$tmp"
+		cd "$tmp" || exit 1
 		apt_get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null ||
 			{ apt_get update -q >/dev/null &&
 			  apt_get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null; } ||
@@ -88,7 +90,7 @@ CV
 }
 
 # Tools: sparse on the host, and in the sid chroot for the newest tier.
-"$SBD_ROOT/scripts/install-deps.sh" sparse perl >&2
+"$SBD_ROOT/scripts/install-deps.sh" sparse perl shellcheck >&2
 out=$SBD_OUT/lint
 mkdir -p "$out"
 
@@ -121,6 +123,21 @@ else
 	else
 		bad checkpatch "$cp_out"
 	fi
+fi
+
+# ShellCheck: host scripts are bash, the VM's run under dash (sh).  Its
+# settings, and the few warnings disabled for the whole tree with the
+# reason for each, are in .shellcheckrc; single exceptions carry a
+# directive comment where they are.
+sc_out=$(cd "$SBD_ROOT" && {
+	shellcheck -f gcc -s bash scripts/*.sh
+	shellcheck -f gcc -s sh tests/*.sh tests/debug/*.sh
+	shellcheck -f gcc .ci/run
+} 2>&1)
+if [ -z "$sc_out" ]; then
+	ok shellcheck
+else
+	bad shellcheck "$sc_out"
 fi
 
 # sparse (C=2: every file, not only rebuilt ones) and W=1 in one build

@@ -52,7 +52,7 @@ run_tier() {
 		bad "$name/build-W=1"; tail -n 30 "$out/build.log"; return
 	fi
 	if ! "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-		run-in-vm.sh ${TESTS:-} >"$out/initramfs.log" 2>&1; then
+		run-in-vm.sh ${TESTS:+$TESTS} >"$out/initramfs.log" 2>&1; then
 		bad "$name/initramfs"; tail -n 20 "$out/initramfs.log"; return
 	fi
 	log "$name: booting; console in $out/console.log"
@@ -90,6 +90,6 @@ if [ -z "${KERNELS:-}" ]; then
 fi
 log "took $(( $(date +%s) - start ))s"
 summary="$passed passed, $failed failed"
-[ $skipped = 0 ] || summary="$summary, $skipped skipped"
+[ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
 echo "$summary"
-[ $failed = 0 ]
+[ "$failed" = 0 ]

@@ -117,7 +117,7 @@ for tier in $PKG_KERNELS; do
 	fi
 	if make -C "$src" KDIR="$kdir" INSTALL_MOD_PATH="$stage" uninstall \
 		>"$out/make-uninstall-$tier.log" 2>&1 &&
-	   ! ls "$stage/lib/modules/$rel/extra/" 2>/dev/null | grep -q '^sbd\.ko' &&
+	   ! compgen -G "$stage/lib/modules/$rel/extra/sbd.ko*" >/dev/null &&
 	   ! modprobe -d "$stage" -S "$rel" --show-depends sbd >/dev/null 2>&1; then
 		ok "$tier/make-uninstall"
 	else

@@ -45,7 +45,7 @@ done
 # refused like any bad value.  131072 is above every kernel's.
 maxbs=$(sbd_max_block)
 for v in 8192 65536 131072; do
-	if [ $v -gt $maxbs ]; then
+	if [ $v -gt "$maxbs" ]; then
 		refused "hardsect_size=$v" EINVAL "hardsect_size=$v"
 	else
 		check "hardsect_size=$v/loads" \

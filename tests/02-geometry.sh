@@ -22,7 +22,7 @@ for ss in 512 1024 2048 4096; do
 	expect "$t/proc-partitions" "$major 0 $((bytes / 1024)) sbd0" \
 		"$(awk '$4 == "sbd0" { print $1, $2, $3, $4 }' /proc/partitions)"
 	expect "$t/dev-node" "$major:0" "$(cat /sys/block/sbd0/dev)"
-	expect "$t/hw-queues" $ncpu "$(ls -d /sys/block/sbd0/mq/[0-9]* | wc -l)"
+	expect "$t/hw-queues" "$ncpu" "$(ls -d /sys/block/sbd0/mq/[0-9]* | wc -l)"
 	expect "$t/load-message" \
 		"sbd: sbd0: $bytes bytes ($((bytes >> 20)) MiB), $ss-byte sectors, $ncpu hardware queues" \
 		"$(sbd_dmesg)"

@@ -12,7 +12,7 @@ fs_roundtrip() {
 	ext4) check "$_t/fsck-clean$1" e2fsck -fn /dev/sbd0 ;;
 	xfs)  check "$_t/fsck-clean$1" xfs_repair -n /dev/sbd0 ;;
 	esac
-	check "$_t/remount$1" mount -t $_type /dev/sbd0 "$MNT" || return
+	check "$_t/remount$1" mount -t "$_type" /dev/sbd0 "$MNT" || return
 	expect "$_t/checksums$1" "$_sums" \
 		"$(cd "$MNT" && find d -type f | sort | xargs sha256sum)"
 }
@@ -22,7 +22,7 @@ fs_round() {
 	_t=$1 _type=$2
 	shift 2
 	check "$_t/mkfs" "$@" /dev/sbd0 || return
-	check "$_t/mount" mount -t $_type /dev/sbd0 "$MNT" || return
+	check "$_t/mount" mount -t "$_type" /dev/sbd0 "$MNT" || return
 	mkdir -p "$MNT/d/e"
 	# Sizes around block and page boundaries, and a few MiB.
 	for s in 1 511 4097 65536 123457 $((1 << 20)) $((2 << 20 | 4095)); do

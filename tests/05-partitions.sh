@@ -11,15 +11,15 @@ part_geometry_ok() {
 	_line=$(sfdisk -d /dev/sbd0 | grep "^/dev/sbd0p$_p ")
 	_start=$(echo "$_line" | sed -n 's/.*start= *\([0-9]*\).*/\1/p')
 	_size=$(echo "$_line" | sed -n 's/.*size= *\([0-9]*\).*/\1/p')
-	check "$_t/p$_p-node" test -b /dev/sbd0p$_p || return 1
+	check "$_t/p$_p-node" test -b /dev/sbd0p"$_p" || return 1
 	expect "$_t/p$_p-sys-start" $((_start * ss / 512)) \
-		"$(cat /sys/block/sbd0/sbd0p$_p/start)"
+		"$(cat /sys/block/sbd0/sbd0p"$_p"/start)"
 	expect "$_t/p$_p-sys-size" $((_size * ss / 512)) \
-		"$(cat /sys/block/sbd0/sbd0p$_p/size)"
+		"$(cat /sys/block/sbd0/sbd0p"$_p"/size)"
 	expect "$_t/p$_p-getsize64" $((_size * ss)) \
-		"$(blockdev --getsize64 /dev/sbd0p$_p)"
+		"$(blockdev --getsize64 /dev/sbd0p"$_p")"
 	expect "$_t/p$_p-proc-partitions" $((_size * ss / 1024)) \
-		"$(awk -v n=sbd0p$_p '$4 == n { print $3 }' /proc/partitions)"
+		"$(awk -v n=sbd0p"$_p" '$4 == n { print $3 }' /proc/partitions)"
 }
 
 for ss in 512 4096; do
@@ -35,9 +35,9 @@ for ss in 512 4096; do
 	# Each partition maps onto its own bytes of the disk.
 	p2start=$(($(cat /sys/block/sbd0/sbd0p2/start) * 512))
 	p2size=$(blockdev --getsize64 /dev/sbd0p2)
-	random_file "$TMP/p2" $p2size
+	random_file "$TMP/p2" "$p2size"
 	check "$t/p2-fill" put "$TMP/p2" /dev/sbd0p2 0
-	dd if=/dev/sbd0 of="$TMP/back" bs=64k skip=$p2start count=$p2size \
+	dd if=/dev/sbd0 of="$TMP/back" bs=64k skip=$p2start count="$p2size" \
 		iflag=direct,skip_bytes,count_bytes status=none
 	same "$t/p2-is-at-its-start-on-disk" "$TMP/p2" "$TMP/back"
 

@@ -32,8 +32,8 @@ for ss in 512 4096; do
 			random_file "$TMP/chunk" $((hi - lo))
 			put_image "$TMP/chunk" "$TMP/image" $lo
 			put "$TMP/chunk" /dev/sbd0 $lo
-			check "$t/$what" blkdiscard $z -o $o -l $l /dev/sbd0 || continue
-			zero_image "$TMP/image" $o $l
+			check "$t/$what" blkdiscard $z -o "$o" -l "$l" /dev/sbd0 || continue
+			zero_image "$TMP/image" "$o" "$l"
 			same_as_image "$t/$what-zeros-rest-unchanged"
 		done
 	done
@@ -52,7 +52,7 @@ done
 # MiB: zeroing the wrong bytes still shows.
 if check big/load load_sbd nsectors=$((72 << 11)); then
 	random_file "$TMP/chunk" $((1 << 20))
-	for i in $(seq 72); do cat "$TMP/chunk"; done > "$TMP/image"
+	for _ in $(seq 72); do cat "$TMP/chunk"; done > "$TMP/image"
 	check big/fill put "$TMP/image" /dev/sbd0 0
 	for z in "" -z; do
 		o=$(((1 << 20) + 1536)) l=$((70 << 20))

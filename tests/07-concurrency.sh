@@ -27,6 +27,7 @@ MIXED="--rw=randrw --iodepth=32 --verify_fatal=1"
 check load load_sbd nsectors=$((96 << 11)) || return
 
 # Four jobs, each its own 16 MiB: write, then read back and verify.
+# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok disjoint-4jobs $COMMON $MIXED --name=disjoint --numjobs=4 \
 	--bsrange=512-1m --size=16m --offset_increment=16m --verify=crc32c
 
@@ -34,16 +35,19 @@ fio_ok disjoint-4jobs $COMMON $MIXED --name=disjoint --numjobs=4 \
 # the next).  Concurrent writes to the same sectors may land in any
 # order, so every job writes the same pattern over a different one laid
 # down first; a second pass then verifies every block any job wrote.
+# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok overlap-prefill $COMMON --name=prefill --rw=write --bs=1m \
 	--size=80m --verify=pattern --verify_pattern=0x11223344 --do_verify=1
 OVERLAP="$COMMON $MIXED --name=overlap --numjobs=4 --bsrange=512-1m
 	--size=32m --offset_increment=16m --verify=pattern
 	--verify_pattern=0x5aa5c33c --randrepeat=1"
+# shellcheck disable=SC2086 # $OVERLAP: a list of words, split on purpose
 fio_ok overlap-write $OVERLAP --do_verify=0 &&
 	fio_ok overlap-verify-second-pass $OVERLAP --verify_only=1
 
 # More in flight than the tag set's depth (128 per hardware queue).
 expect queue-depth-is-128 128 "$(cat /sys/block/sbd0/queue/nr_requests)"
+# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok iodepth-256 $COMMON --rw=randrw --verify_fatal=1 --name=deep \
 	--numjobs=4 --iodepth=256 --iodepth_batch_submit=64 --bsrange=512-256k \
 	--size=16m --offset_increment=16m --verify=crc32c
@@ -51,6 +55,7 @@ check unload unload_sbd
 
 # 4096-byte sectors: block sizes from 4 KiB.
 check load-4k load_sbd nsectors=$((64 << 8)) hardsect_size=4096 || return
+# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok disjoint-4jobs-4k $COMMON $MIXED --name=disjoint4k --numjobs=4 \
 	--bsrange=4k-1m --size=16m --offset_increment=16m --verify=crc32c
 check unload-4k unload_sbd
@@ -61,11 +66,13 @@ check load-switch load_sbd nsectors=$((64 << 11)) || return
 for m in kyber_iosched bfq; do modprobe $m 2>/dev/null; done
 Q=/sys/block/sbd0/queue
 scheds=$(sed 's/[][]//g' $Q/scheduler)
+# shellcheck disable=SC2086 # $scheds: a list of words, split on purpose
 check_output schedulers-offered 'mq-deadline' echo $scheds
 rm -f "$TMP/stop" "$TMP/fio-bad"
 (
 	runs=0
 	while [ ! -e "$TMP/stop" ]; do
+		# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 		if ! fio_ok "switch-run-$runs" $COMMON $MIXED --name=bg --numjobs=4 \
 			--bsrange=512-1m --size=8m --offset_increment=16m \
 			--verify=crc32c >"$TMP/fio-last" 2>&1; then
@@ -93,7 +100,7 @@ set_q() {
 	sleep 1
 }
 for s in $scheds; do
-	set_q "scheduler-$s" scheduler $s
+	set_q "scheduler-$s" scheduler "$s"
 	for v in 16 64 128; do set_q "$s/nr_requests-$v" nr_requests $v; done
 	for v in 8 64 1024 4096 512; do set_q "$s/max_sectors_kb-$v" max_sectors_kb $v; done
 	for v in 1 2 0; do set_q "$s/nomerges-$v" nomerges $v; done

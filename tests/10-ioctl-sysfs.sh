@@ -28,7 +28,7 @@ for ss in 512 4096; do
 	expect "$t/max_segments" 1024 "$(cat /sys/block/sbd0/queue/max_segments)"
 	expect "$t/nr_requests" 128 "$(cat /sys/block/sbd0/queue/nr_requests)"
 	expect "$t/scheduler-none" none "$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/sbd0/queue/scheduler)"
-	expect "$t/hw-queues" $ncpu "$(ls -d /sys/block/sbd0/mq/[0-9]* | wc -l)"
+	expect "$t/hw-queues" "$ncpu" "$(ls -d /sys/block/sbd0/mq/[0-9]* | wc -l)"
 	expect "$t/write_cache" "write through" "$(cat /sys/block/sbd0/queue/write_cache)"
 	expect "$t/removable" 0 "$(cat /sys/block/sbd0/removable)"
 	check "$t/unload" unload_sbd
@@ -40,6 +40,7 @@ done
 check flsbuf/load load_sbd nsectors=$((16 << 11)) || return
 wb=$(cat /proc/sys/vm/dirty_writeback_centisecs)
 echo 0 > /proc/sys/vm/dirty_writeback_centisecs
+# shellcheck disable=SC2217 # sleep holds the disk open on its stdin
 sleep 1000 < /dev/sbd0 &
 holder=$!
 written() { awk '{ print $7 }' /sys/block/sbd0/stat; }

@@ -132,7 +132,7 @@ for i in 0 31 63; do
 	printf 'disk %02d\n' $i | dd of=/dev/sbd$i bs=512 conv=sync oflag=direct status=none
 done
 expect 64-own-data "disk 00 disk 31 disk 63" \
-	"$(echo $(for i in 0 31 63; do head -c 7 /dev/sbd$i; echo; done))"
+	"$(for i in 0 31 63; do head -c 7 /dev/sbd$i; echo; done | tr '\n' ' ' | sed 's/ $//')"
 check unload-64 unload_sbd
 no_sbd_left unload-64-nothing-left
 refused ndevices-hex "Invalid parameters" "ndevices=0x10 is invalid" ndevices=0x10

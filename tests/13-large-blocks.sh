@@ -17,7 +17,7 @@ ncpu=$(nproc)
 
 # The limit the kernel should have: 6.15 raised it from the page size
 # to 64 KiB where transparent hugepages are built in (Debian's are).
-want=$(uname -r | awk -F. -v page=$page '{
+want=$(uname -r | awk -F. -v page="$page" '{
 	new = $1 > 6 || ($1 == 6 && $2 + 0 >= 15)
 	print new ? 65536 : page }')
 [ -d /sys/kernel/mm/transparent_hugepage ] || want=$page
@@ -29,7 +29,7 @@ expect limit-is-the-kernels "$want" "$maxbs"
 refused_above() {
 	dmesg -C
 	check_fails_with "refuse-$1/insmod-EINVAL" 'Invalid parameters' \
-		insmod "$SBD_KO" hardsect_size=$1
+		insmod "$SBD_KO" hardsect_size="$1"
 	expect "refuse-$1/one-dmesg-line" \
 		"sbd: hardsect_size=$1 is invalid: use a power of two from 512 to $maxbs (this kernel's largest logical block)" \
 		"$(sbd_dmesg)"
@@ -42,7 +42,7 @@ if [ "$maxbs" -le "$page" ]; then
 	refused_above 65536
 	check_output modinfo-range 'hardsect_size:.*from 512 to the page size' \
 		modinfo -p "$SBD_KO"
-	check load-page-size-after load_sbd nsectors=16 hardsect_size=$page &&
+	check load-page-size-after load_sbd nsectors=16 hardsect_size="$page" &&
 		check unload-page-size-after unload_sbd
 	for what in geometry direct-io buffered-io fio-verify discard \
 		    badblocks gpt xfs ext4; do
@@ -86,22 +86,22 @@ for bs in $sizes; do
 	bytes=$((n * bs))
 	q=/sys/block/sbd0/queue
 	dmesg -C
-	check "$t/load" load_sbd nsectors=$n hardsect_size=$bs || continue
+	check "$t/load" load_sbd nsectors=$n hardsect_size="$bs" || continue
 
 	# --- geometry and limits: all whole blocks
-	expect "$t/getss" $bs "$(blockdev --getss /dev/sbd0)"
-	expect "$t/getpbsz" $bs "$(blockdev --getpbsz /dev/sbd0)"
-	expect "$t/logical_block_size" $bs "$(cat $q/logical_block_size)"
-	expect "$t/physical_block_size" $bs "$(cat $q/physical_block_size)"
-	expect "$t/minimum_io_size" $bs "$(cat $q/minimum_io_size)"
-	expect "$t/discard_granularity" $bs "$(cat $q/discard_granularity)"
+	expect "$t/getss" "$bs" "$(blockdev --getss /dev/sbd0)"
+	expect "$t/getpbsz" "$bs" "$(blockdev --getpbsz /dev/sbd0)"
+	expect "$t/logical_block_size" "$bs" "$(cat $q/logical_block_size)"
+	expect "$t/physical_block_size" "$bs" "$(cat $q/physical_block_size)"
+	expect "$t/minimum_io_size" "$bs" "$(cat $q/minimum_io_size)"
+	expect "$t/discard_granularity" "$bs" "$(cat $q/discard_granularity)"
 	expect "$t/discard_max_hw_bytes" $((64 << 20)) "$(cat $q/discard_max_hw_bytes)"
 	expect "$t/write_zeroes_max_bytes" $((64 << 20)) \
 		"$(cat $q/write_zeroes_max_bytes)"
 	expect "$t/max_hw_sectors_kb" 4096 "$(cat $q/max_hw_sectors_kb)"
 	expect "$t/sys-size" $((bytes / 512)) "$(cat /sys/block/sbd0/size)"
 	expect "$t/getsize64" $bytes "$(blockdev --getsize64 /dev/sbd0)"
-	expect "$t/sbd-hardsect_size" $bs "$(cat /sys/block/sbd0/sbd/hardsect_size)"
+	expect "$t/sbd-hardsect_size" "$bs" "$(cat /sys/block/sbd0/sbd/hardsect_size)"
 	expect "$t/load-message" \
 		"sbd: sbd0: $bytes bytes ($((bytes >> 20)) MiB), $bs-byte sectors, $ncpu hardware queues" \
 		"$(sbd_dmesg)"
@@ -123,7 +123,7 @@ for bs in $sizes; do
 	check_fails_with "$t/direct-read-half-block-EINVAL" 'Invalid argument' \
 		dd if=/dev/sbd0 of=/dev/null bs=$((bs / 2)) count=1 iflag=direct
 	check_fails_with "$t/direct-write-off-block-EINVAL" 'Invalid argument' \
-		dd if="$TMP/chunk" of=/dev/sbd0 bs=$bs seek=4096 count=1 \
+		dd if="$TMP/chunk" of=/dev/sbd0 bs="$bs" seek=4096 count=1 \
 		oflag=direct,seek_bytes conv=notrunc
 	same_as_image "$t/direct-rest-unchanged"
 
@@ -135,7 +135,7 @@ for bs in $sizes; do
 		seek=$((3 * bs + 4096)) oflag=seek_bytes conv=notrunc,fsync status=none
 	put_image "$TMP/chunk" "$TMP/image" $((3 * bs + 4096))
 	random_file "$TMP/chunk" $((4 * bs))
-	check "$t/buffered-write-blocks" dd if="$TMP/chunk" of=/dev/sbd0 bs=$bs \
+	check "$t/buffered-write-blocks" dd if="$TMP/chunk" of=/dev/sbd0 bs="$bs" \
 		seek=$((12 * bs)) oflag=seek_bytes conv=notrunc,fsync status=none
 	put_image "$TMP/chunk" "$TMP/image" $((12 * bs))
 	drop_caches
@@ -155,13 +155,13 @@ for bs in $sizes; do
 			random_file "$TMP/chunk" $((hi - lo))
 			put_image "$TMP/chunk" "$TMP/image" $lo
 			put "$TMP/chunk" /dev/sbd0 $lo
-			check "$t/$what" blkdiscard $z -o $o -l $l /dev/sbd0 || continue
-			zero_image "$TMP/image" $o $l
+			check "$t/$what" blkdiscard $z -o "$o" -l "$l" /dev/sbd0 || continue
+			zero_image "$TMP/image" "$o" "$l"
 			same_as_image "$t/$what-zeros-rest-unchanged"
 		done
 	done
 	check_fails "$t/discard-off-block-refused" \
-		blkdiscard -o 4096 -l $bs /dev/sbd0
+		blkdiscard -o 4096 -l "$bs" /dev/sbd0
 	check_fails "$t/zeroout-off-block-refused" \
 		blkdiscard -z -o 0 -l $((bs + 4096)) /dev/sbd0
 	same_as_image "$t/refused-discards-changed-nothing"
@@ -170,23 +170,23 @@ for bs in $sizes; do
 	# I/O touching block 6 and nothing else.
 	BB=/sys/block/sbd0/sbd/badblocks
 	s=$((6 * bs / 512 + bs / 1024))
-	random_file "$TMP/chunk" $bs
+	random_file "$TMP/chunk" "$bs"
 	check "$t/bb-mark" sh -c "echo '+$s 1' > $BB"
 	check_fails_with "$t/bb-read-block-EIO" 'Input/output error' \
-		dd if=/dev/sbd0 of=/dev/null bs=$bs skip=6 count=1 iflag=direct
+		dd if=/dev/sbd0 of=/dev/null bs="$bs" skip=6 count=1 iflag=direct
 	check_fails_with "$t/bb-write-block-EIO" 'Input/output error' \
-		dd if="$TMP/chunk" of=/dev/sbd0 bs=$bs seek=6 count=1 oflag=direct \
+		dd if="$TMP/chunk" of=/dev/sbd0 bs="$bs" seek=6 count=1 oflag=direct \
 		conv=notrunc
 	drop_caches
 	check_fails_with "$t/bb-buffered-read-first-4k-EIO" 'Input/output error' \
 		dd if=/dev/sbd0 of=/dev/null bs=4096 skip=$((6 * bs / 4096)) count=1
 	check "$t/bb-block-before-reads" \
-		dd if=/dev/sbd0 of=/dev/null bs=$bs skip=5 count=1 iflag=direct
+		dd if=/dev/sbd0 of=/dev/null bs="$bs" skip=5 count=1 iflag=direct
 	check "$t/bb-block-after-reads" \
-		dd if=/dev/sbd0 of=/dev/null bs=$bs skip=7 count=1 iflag=direct
+		dd if=/dev/sbd0 of=/dev/null bs="$bs" skip=7 count=1 iflag=direct
 	check "$t/bb-clear" sh -c "echo '-$s 1' > $BB"
 	check "$t/bb-block-reads-after-clear" \
-		dd if=/dev/sbd0 of=/dev/null bs=$bs skip=6 count=1 iflag=direct
+		dd if=/dev/sbd0 of=/dev/null bs="$bs" skip=6 count=1 iflag=direct
 	same_as_image "$t/bb-failed-write-changed-nothing"
 
 	# --- fio: random writes at the block size and twice it, 2 and 4
@@ -206,16 +206,16 @@ done
 # device, partitions start on 1 MiB, each maps onto its own bytes.
 bs=$maxbs t=gpt@$maxbs
 n=$(((40 << 20) / bs))
-if check "$t/load" load_sbd nsectors=$n hardsect_size=$bs; then
+if check "$t/load" load_sbd nsectors=$n hardsect_size="$bs"; then
 	check "$t/sfdisk" sh -c "printf 'label: gpt\nsize=8MiB\nsize=8MiB\n' |
 		sfdisk -q /dev/sbd0"
 	check_output "$t/sector-size" \
 		"Sector size \(logical/physical\): $bs bytes / $bs bytes" \
 		sfdisk -l /dev/sbd0
 	expect "$t/header-at-lba-1" "EFI PART" \
-		"$(dd if=/dev/sbd0 bs=$bs skip=1 count=1 iflag=direct status=none | head -c 8)"
+		"$(dd if=/dev/sbd0 bs="$bs" skip=1 count=1 iflag=direct status=none | head -c 8)"
 	expect "$t/backup-header-at-last-lba" "EFI PART" \
-		"$(dd if=/dev/sbd0 bs=$bs skip=$((n - 1)) count=1 iflag=direct status=none | head -c 8)"
+		"$(dd if=/dev/sbd0 bs="$bs" skip=$((n - 1)) count=1 iflag=direct status=none | head -c 8)"
 	for p in 1 2; do
 		start=$(sfdisk -d /dev/sbd0 | sed -n "s|^/dev/sbd0p$p .*start= *\([0-9]*\).*|\1|p")
 		check "$t/p$p-node" test -b /dev/sbd0p$p || continue
@@ -223,7 +223,7 @@ if check "$t/load" load_sbd nsectors=$n hardsect_size=$bs; then
 			"$(cat /sys/block/sbd0/sbd0p$p/start)"
 		expect "$t/p$p-on-1MiB" 0 $((start * bs % (1 << 20)))
 		expect "$t/p$p-size" $((8 << 20)) "$(blockdev --getsize64 /dev/sbd0p$p)"
-		expect "$t/p$p-getss" $bs "$(blockdev --getss /dev/sbd0p$p)"
+		expect "$t/p$p-getss" "$bs" "$(blockdev --getss /dev/sbd0p$p)"
 		expect "$t/p$p-alignment_offset" 0 \
 			"$(cat /sys/block/sbd0/sbd0p$p/alignment_offset)"
 		random_file "$TMP/p$p" $((8 << 20))
@@ -233,7 +233,7 @@ if check "$t/load" load_sbd nsectors=$n hardsect_size=$bs; then
 		[ -f "$TMP/p$p" ] || continue
 		read_dev /dev/sbd0p$p "$TMP/back"
 		same "$t/p$p-reads-back" "$TMP/p$p" "$TMP/back"
-		dd if=/dev/sbd0 of="$TMP/back" bs=$bs \
+		dd if=/dev/sbd0 of="$TMP/back" bs="$bs" \
 			skip=$(($(cat /sys/block/sbd0/sbd0p$p/start) * 512)) \
 			count=$((8 << 20)) iflag=direct,skip_bytes,count_bytes status=none
 		same "$t/p$p-is-at-its-start-on-disk" "$TMP/p$p" "$TMP/back"
@@ -249,8 +249,8 @@ fi
 fs_check() {
 	_t=$1 _type=$2
 	shift 2
-	check "$_t/mount" mount -t $_type /dev/sbd0 "$MNT" || return
-	expect "$_t/fs-block-size" $bs "$(stat -f -c %S "$MNT")"
+	check "$_t/mount" mount -t "$_type" /dev/sbd0 "$MNT" || return
+	expect "$_t/fs-block-size" "$bs" "$(stat -f -c %S "$MNT")"
 	for s in 1 4097 $((bs - 1)) $((bs + 1)) $((3 * bs)) 1048577; do
 		random_file "$MNT/f$s" $s
 	done
@@ -258,7 +258,7 @@ fs_check() {
 	check "$_t/umount" umount "$MNT" || return
 	drop_caches
 	check "$_t/fsck-clean" "$@" /dev/sbd0
-	check "$_t/remount" mount -t $_type /dev/sbd0 "$MNT" || return
+	check "$_t/remount" mount -t "$_type" /dev/sbd0 "$MNT" || return
 	expect "$_t/checksums" "$_sums" "$(cd "$MNT" && sha256sum f*)"
 	check "$_t/umount-2" umount "$MNT"
 }
@@ -267,10 +267,10 @@ fs_check() {
 # XFS sectors top out at 32 KiB, so a 64 KiB-sector disk cannot hold it.
 for bs in $sizes; do
 	t=xfs@$bs
-	check "$t/load" load_sbd nsectors=$(((320 << 20) / bs)) hardsect_size=$bs ||
+	check "$t/load" load_sbd nsectors=$(((320 << 20) / bs)) hardsect_size="$bs" ||
 		continue
-	if [ $bs -le 32768 ]; then
-		check "$t/mkfs" mkfs.xfs -q -f -b size=$bs -s size=$bs /dev/sbd0 &&
+	if [ "$bs" -le 32768 ]; then
+		check "$t/mkfs" mkfs.xfs -q -f -b size="$bs" -s size="$bs" /dev/sbd0 &&
 			fs_check "$t" xfs xfs_repair -n
 	else
 		check_fails "$t/mkfs-refused-sector-over-32k" mkfs.xfs -q -f /dev/sbd0
@@ -281,9 +281,9 @@ done
 # ext4 with blocks as large as the disk's sectors.
 for bs in $sizes; do
 	t=ext4@$bs
-	check "$t/load" load_sbd nsectors=$(((256 << 20) / bs)) hardsect_size=$bs ||
+	check "$t/load" load_sbd nsectors=$(((256 << 20) / bs)) hardsect_size="$bs" ||
 		continue
-	check "$t/mkfs" mkfs.ext4 -q -F -b $bs /dev/sbd0 &&
+	check "$t/mkfs" mkfs.ext4 -q -F -b "$bs" /dev/sbd0 &&
 		fs_check "$t" ext4 e2fsck -fn
 	check "$t/unload" unload_sbd
 done

@@ -10,8 +10,8 @@ POL=$SBD_SYS/powercut_policy
 Q=/sys/block/sbd0/queue
 MIB=1048576
 
-stat_of() { awk -v k="$1" '$1 == k { print $2 }' $SBD_SYS/cache_stats; }
-power() { echo "$1" > $PWR; }
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$SBD_SYS"/cache_stats; }
+power() { echo "$1" > "$PWR"; }
 # flush: fsync the raw disk, which sends a FLUSH.
 flush() { sync /dev/sbd0; }
 # holds NAME OFFSET FILE: the disk holds FILE at byte OFFSET.
@@ -38,9 +38,9 @@ head -c 65536 /dev/zero > "$TMP/Z"
 check nocache/load load_sbd nsectors=16384 || return
 expect nocache/write-through "write through" "$(cat $Q/write_cache)"
 expect nocache/no-fua 0 "$(cat $Q/fua)"
-check_fails nocache/no-power-file test -e $PWR
-check_fails nocache/no-policy-file test -e $POL
-check_fails nocache/no-stats-file test -e $SBD_SYS/cache_stats
+check_fails nocache/no-power-file test -e "$PWR"
+check_fails nocache/no-policy-file test -e "$POL"
+check_fails nocache/no-stats-file test -e "$SBD_SYS"/cache_stats
 check nocache/unload unload_sbd
 
 # --- bad cache_mb: refused with one line naming it.
@@ -55,8 +55,8 @@ expect param/nothing-left "" "$(sbd_leftovers)"
 check cache/load load_sbd nsectors=16384 cache_mb=4 || return
 expect cache/write-back "write back" "$(cat $Q/write_cache)"
 expect cache/fua 1 "$(cat $Q/fua)"
-expect cache/power-on on "$(cat $PWR)"
-expect cache/default-policy none "$(cat $POL)"
+expect cache/power-on on "$(cat "$PWR")"
+expect cache/default-policy none "$(cat "$POL")"
 expect cache/cache-bytes 4194304 "$(stat_of cache_bytes)"
 
 # A at 0 flushed; then B over it and C at 1 MiB, not flushed.
@@ -70,14 +70,14 @@ check none/writes scenario
 expect none/flushes-counted 1 "$(stat_of flushes)"
 expect none/unflushed-bytes 131072 "$(stat_of unflushed_bytes)"
 check none/cut power off
-expect none/power-reads-off off "$(cat $PWR)"
+expect none/power-reads-off off "$(cat "$PWR")"
 check_fails_with none/read-fails-while-off "Input/output error" \
 	dd if=/dev/sbd0 of=/dev/null bs=4k count=1 iflag=direct
 check_fails_with none/write-fails-while-off "Input/output error" \
 	dd if="$TMP/A" of=/dev/sbd0 bs=4k count=1 oflag=direct
 check_fails_with none/flush-fails-while-off "Input/output error" flush
 check none/on power on
-expect none/power-reads-on on "$(cat $PWR)"
+expect none/power-reads-on on "$(cat "$PWR")"
 holds none/flushed-write-kept 0 "$TMP/A"
 holds none/unflushed-write-lost $MIB "$TMP/Z"
 expect none/unflushed-zero-after 0 "$(stat_of unflushed_bytes)"
@@ -87,7 +87,7 @@ echo "@@ | cut with 2 writes in the cache took $(stat_of last_cut_usec) us"
 # policy all: nothing is lost.
 reload cache_mb=4
 check all/policy sh -c "echo all > $POL"
-expect all/policy-reads-back all "$(cat $POL)"
+expect all/policy-reads-back all "$(cat "$POL")"
 check all/writes scenario
 check all/cut power off
 check all/on power on
@@ -147,7 +147,7 @@ model=$(sha256sum < "$TMP/model" | cut -c1-64)
 # cut_with POLICY: reload, write the sequence, cut under POLICY, print
 # the disk's checksum.
 cut_with() {
-	reload cache_mb=4 && echo "$1" > $POL || return
+	reload cache_mb=4 && echo "$1" > "$POL" || return
 	for i in $(seq 0 23); do put "$TMP/w$i" /dev/sbd0 $((i * 8192)); done
 	power off && power on && dev_sum
 }
@@ -156,7 +156,7 @@ expect seq/none-loses-all "$zeros" "$(cut_with none)"
 expect seq/all-later-write-wins "$model" "$(cut_with all)"
 expect seq/random-100-is-all "$model" "$(cut_with 'random 7 100')"
 expect seq/random-0-is-none "$zeros" "$(cut_with 'random 7 0')"
-expect seq/policy-reads-back "random 7 0" "$(cat $POL)"
+expect seq/policy-reads-back "random 7 0" "$(cat "$POL")"
 r1=$(cut_with 'random 42 50')
 r2=$(cut_with 'random 42 50')
 expect seq/random-reproducible "$r1" "$r2"
@@ -169,7 +169,7 @@ expect seq/torn-reproducible "$t1" "$(cut_with 'torn 5')"
 # Torn: 16 separate 16 KiB writes (32 blocks of 512 bytes each); every
 # block must be all new or all old (zeros), and some write torn.
 reload cache_mb=4
-echo "torn 11" > $POL
+echo "torn 11" > "$POL"
 head -c $((256 * 1024)) /dev/zero > "$TMP/zero256"
 : > "$TMP/new"
 for i in $(seq 0 15); do cat "$TMP/w$i" >> "$TMP/new"; done
@@ -193,6 +193,7 @@ torn=$(awk 'FILENAME == ARGV[1] { notnew[$1] = 1; next } { notzero[$1] = 1 }
 		printf "%d %d %d %d\n", mixed, whole, part, lost
 	}' "$TMP/notnew" "$TMP/notzero")
 echo "@@ | torn 11: blocks neither old nor new, writes kept whole, in part, lost: $torn"
+# shellcheck disable=SC2086 # $torn: a list of words, split on purpose
 set -- $torn
 expect torn/every-block-old-or-new 0 "$1"
 check torn/some-write-torn test "$3" -ge 1
@@ -208,19 +209,19 @@ reject() {
 	fi
 }
 reload cache_mb=4
-echo "random 9 30" > $POL
-for bad in "" "maybe" "of" "On" "off off" "1" "on"; do reject $PWR "$bad"; done
+echo "random 9 30" > "$POL"
+for bad in "" "maybe" "of" "On" "off off" "1" "on"; do reject "$PWR" "$bad"; done
 for bad in "" "None" "none 1" "all 2" "random" "random 1" "random 1 101" \
 	   "random x 5" "random 1 5 7" "random -1 5" "random 1 -5" "random 1 5x" \
 	   "random 99999999999999999999 5" "torn" "torn 1 2" "torn -1" "torn 0x10" \
 	   "tornado 1" "random 1 4294967346"; do
-	reject $POL "$bad"
+	reject "$POL" "$bad"
 done
-expect bad/policy-unchanged "random 9 30" "$(cat $POL)"
-expect bad/power-unchanged on "$(cat $PWR)"
+expect bad/policy-unchanged "random 9 30" "$(cat "$POL")"
+expect bad/power-unchanged on "$(cat "$PWR")"
 check bad/cut power off
-reject $PWR off
-expect bad/still-off off "$(cat $PWR)"
+reject "$PWR" off
+expect bad/still-off off "$(cat "$PWR")"
 expect bad/one-cut 1 "$(stat_of cuts)"
 check bad/policy-change-while-off sh -c "echo all > $POL"
 check bad/on power on

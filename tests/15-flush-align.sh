@@ -34,12 +34,15 @@ check flush/no-cache-unload unload_sbd
 check flush/load load_sbd nsectors=$((32 << 11)) cache_mb=4 || return
 expect flush/write-back "write back" "$(cat /sys/block/sbd0/queue/write_cache)"
 f0=$(flushes)
+# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok flush/fsync=1 $COMMON --name=fsync --rw=randwrite --fsync=1 --direct=1
 f1=$(flushes)
 [ "$f1" -gt "$f0" ] && pass flush/fsync-sent-flushes ||
 	fail flush/fsync-sent-flushes "flush requests before $f0, after $f1"
+# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok flush/sync=1 $COMMON --name=osync --rw=randwrite --sync=1 --direct=1 \
 	--offset=8m
+# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok flush/buffered-fsync $COMMON --name=bfsync --rw=write --fsync=4 \
 	--direct=0 --offset=16m
 # RWF_DSYNC (pwritev2): xfs_io's pwrite -D.

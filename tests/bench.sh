@@ -63,7 +63,7 @@ if mkdir "$nb" 2>/dev/null; then
 	echo 512 > $nb/blocksize
 	echo 1 > $nb/memory_backed
 	echo 0 > $nb/irqmode
-	echo "$(nproc)" > $nb/submit_queues
+	nproc > $nb/submit_queues
 	echo 128 > $nb/hw_queue_depth
 	echo 1 > $nb/power || note "null_blk power=1 failed"
 fi
@@ -78,7 +78,7 @@ echo "${SIZE_MB}M" > /sys/block/zram0/disksize 2>/dev/null
 # bio-based ones (brd, zram) have none at all.
 for d in $DEVS; do
 	b=$(basename "${d#*:}")
-	[ -w /sys/block/$b/queue/scheduler ] && echo none > /sys/block/$b/queue/scheduler 2>/dev/null
+	[ -w /sys/block/"$b"/queue/scheduler ] && echo none > /sys/block/"$b"/queue/scheduler 2>/dev/null
 done
 
 # ---- settings -------------------------------------------------------------
@@ -112,8 +112,8 @@ report_settings() {
 		b=$(basename "$n")
 		apply "$l" "$n"
 		line="setting $l dev=$b"
-		for k in $KEYS; do line="$line $k=$(qget "$b" $k)"; done
-		line="$line hw_queues=$(ls -d /sys/block/$b/mq/* 2>/dev/null | wc -l)"
+		for k in $KEYS; do line="$line $k=$(qget "$b" "$k")"; done
+		line="$line hw_queues=$(ls -d /sys/block/"$b"/mq/* 2>/dev/null | wc -l)"
 		say "$line"
 	done
 }
@@ -170,6 +170,7 @@ for d in $DEVS; do
 	chmod +x "$TMP/apply-$l.sh"
 done
 
+# shellcheck disable=SC2086 # $DEVS: a list of words, split on purpose
 ndev=$(echo $DEVS | wc -w)
 r=1
 while [ $r -le "$ROUNDS" ]; do
@@ -190,9 +191,10 @@ while [ $r -le "$ROUNDS" ]; do
 			# Rotate the device order from round to round.
 			i=0
 			while [ $i -lt "$ndev" ]; do
+				# shellcheck disable=SC2086 # $DEVS: a list of words, split on purpose
 				set -- $DEVS
 				k=$(( (i + r) % ndev + 1 ))
-				eval d=\${$k}
+				eval "d=\${$k}"
 				echo "[${d%%:*}@$name]"
 				echo "stonewall"
 				echo "new_group"
@@ -233,7 +235,7 @@ seqread-1m-qd8|--rw=read --bs=1m --iodepth=8
 seqwrite-1m-qd8|--rw=write --bs=1m --iodepth=8"
 for bs in $LBS; do
 	rmmod sbd 2>/dev/null
-	if ! insmod "$SBD_KO" nsectors=$((nsect * 512 / bs)) hardsect_size=$bs; then
+	if ! insmod "$SBD_KO" nsectors=$((nsect * 512 / bs)) hardsect_size="$bs"; then
 		note "sbd hardsect_size=$bs failed to load"
 		continue
 	fi
@@ -256,7 +258,7 @@ for bs in $LBS; do
 		(cd "$TMP" && fio --output-format=terse --terse-version=3 "$job") \
 			> "$TMP/fio.out" 2> "$TMP/fio.err" ||
 			note "fio lbs $bs round $r: exit $?: $(tail -n 3 "$TMP/fio.err" | tr '\n' ' ')"
-		awk -F';' -v r=$r -v bs=$bs '$1 == 3 {
+		awk -F';' -v r=$r -v bs="$bs" '$1 == 3 {
 			if ($5 != 0) { print "@@ bench note fio lbs " bs " " $3 " error " $5; next }
 			if ($3 ~ /^seq/) v = sprintf("%.1f", ($7 + $48) / 1024)
 			else v = sprintf("%d", $8 + $49)

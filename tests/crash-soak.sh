@@ -6,7 +6,7 @@
 # check; a round's seed is printed before it.
 . ./lib.sh
 . ./crashloop.sh
-AREA=crash-soak
+export AREA=crash-soak
 ITERATIONS=${1:-20}
 seed=${2:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 mkdir -p "$MNT" "$TMP"
@@ -16,7 +16,8 @@ for fs in ext4 xfs; do
 	ext4) sectors=131072 mkfs="mkfs.ext4 -q -F" ;;
 	xfs)  sectors=655360 mkfs="mkfs.xfs -q -f" ;;
 	esac
-	check $fs/load load_sbd nsectors=$sectors cache_mb=8 || continue
+	check $fs/load load_sbd nsectors="$sectors" cache_mb=8 || continue
+	# shellcheck disable=SC2086 # $mkfs: a list of words, split on purpose
 	check $fs/mkfs $mkfs /dev/sbd0 || { unload_sbd; continue; }
 	i=0
 	while [ $i -lt "$ITERATIONS" ]; do

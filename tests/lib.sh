@@ -8,7 +8,9 @@
 # AREA is set by run-in-vm.sh from the test file's name.
 
 SBD_KO=/sbd.ko
+# shellcheck disable=SC2034 # used by the areas that source this file
 MNT=/mnt/sbd
+# shellcheck disable=SC2034 # used by the areas that source this file
 TMP=/tmp/sbd-test
 
 pass() { echo "@@ ok $AREA/$1"; }

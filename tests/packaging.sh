@@ -14,6 +14,7 @@ fi
 
 # What the example asks for, read back from it.
 opt() {
+	# shellcheck disable=SC2013 # the words of one options line
 	for _w in $(grep '^options sbd ' "$CONF"); do
 		case $_w in "$1"=*) echo "${_w#*=}" ;; esac
 	done
@@ -27,6 +28,7 @@ expect modinfo-version-set yes "$([ -n "$(modinfo -F version sbd)" ] && echo yes
 # Boot-time loading: systemd-modules-load does "modprobe NAME" for each
 # line of the file that is not a comment; do the same.
 mods=$(sed 's/#.*//' "$LOAD" | tr -s ' \n' ' ')
+# shellcheck disable=SC2086 # $mods: a list of words, split on purpose
 check modules-load modprobe -a $mods
 expect example-block-size "$want_ss" "$(cat /sys/block/sbd0/queue/logical_block_size 2>&1)"
 expect example-size-bytes "$((want_nsectors * want_ss))" "$(size_of /dev/sbd0)"

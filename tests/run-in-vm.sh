@@ -26,7 +26,8 @@ for f in "$@"; do
 		fail finished "area $AREA did not finish (exit status $? or timeout after ${AREA_TIMEOUT}s)"
 	fi
 	# Leave nothing behind for the next area.
-	for m in $(grep -o " $MNT[^ ]*" /proc/mounts | sort -r); do umount "$m"; done
+	# shellcheck disable=SC2013 # mount points: sbd's own, without blanks
+	for m in $(grep -o " ${MNT}[^ ]*" /proc/mounts | sort -r); do umount "$m"; done
 	unload_sbd || fail cleanup "sbd still loaded after the area: $(cat /sys/module/sbd/refcnt 2>/dev/null)"
 	rm -rf "$TMP"
 	dmesg_clean dmesg

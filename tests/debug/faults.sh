@@ -40,6 +40,7 @@ FAULT_DEPTH=${FAULT_DEPTH:-32}		# frames searched for sbd (and kmemleak)
 FAULT_ADD_DISK_STRIDE=${FAULT_ADD_DISK_STRIDE:-10}
 FAULT_DEADLINE=${FAULT_DEADLINE:-3000}	# seconds at most (AREA_TIMEOUT is longer)
 
+# shellcheck disable=SC2086 # $FAULT_PARAMS: a list of words, split on purpose
 check plain-load load_sbd $FAULT_PARAMS || return
 disks=$(ls -d /sys/block/sbd* | wc -l)
 check plain-unload unload_sbd || return
@@ -67,21 +68,21 @@ reject=$(kmemleak_allocators)
 [ -n "$reject" ] || { fail setup "kmemleak's allocators not found in /proc/kallsyms"; return; }
 for a in failslab fail_page_alloc; do
 	d=$DBG/$a
-	echo "0x${reject% *}" > $d/reject-start
-	echo "0x${reject#* }" > $d/reject-end
-	echo 0 > $d/probability		# only fail-nth injects
-	echo 0 > $d/space
-	echo 1 > $d/interval
-	echo 1 > $d/times		# reads 0 once a fault was injected
-	echo 2 > $d/verbose
-	echo Y > $d/task-filter
-	echo "$FAULT_DEPTH" > $d/stacktrace-depth
-	echo "0x$kend" > $d/require-start
-	echo 0xffffffffff000000 > $d/require-end
-	echo N > $d/ignore-gfp-wait
+	echo "0x${reject% *}" > "$d"/reject-start
+	echo "0x${reject#* }" > "$d"/reject-end
+	echo 0 > "$d"/probability		# only fail-nth injects
+	echo 0 > "$d"/space
+	echo 1 > "$d"/interval
+	echo 1 > "$d"/times		# reads 0 once a fault was injected
+	echo 2 > "$d"/verbose
+	echo Y > "$d"/task-filter
+	echo "$FAULT_DEPTH" > "$d"/stacktrace-depth
+	echo "0x$kend" > "$d"/require-start
+	echo 0xffffffffff000000 > "$d"/require-end
+	echo N > "$d"/ignore-gfp-wait
 done
-echo N > $DBG/fail_page_alloc/ignore-gfp-highmem
-echo 0 > $DBG/fail_page_alloc/min-order
+echo N > "$DBG"/fail_page_alloc/ignore-gfp-highmem
+echo 0 > "$DBG"/fail_page_alloc/min-order
 
 # fault_site: from the fault's stack in dmesg, "CALLEE <- SBD_FUNCTION",
 # the kernel function sbd called and the sbd function that called it.
@@ -107,15 +108,15 @@ t0=$(date +%s)
 while [ $n -lt "$FAULT_MAX" ]; do
 	n=$((n + step))
 	dmesg_mark
-	echo 1 > $DBG/failslab/times
-	echo 1 > $DBG/fail_page_alloc/times
+	echo 1 > "$DBG"/failslab/times
+	echo 1 > "$DBG"/fail_page_alloc/times
 	out=$(sh -c "echo 1 > /proc/self/make-it-fail &&
 		     echo $n > /proc/self/fail-nth &&
 		     exec insmod $SBD_KO $FAULT_PARAMS" 2>&1)
 	rc=$?
 	inj=""
-	[ "$(cat $DBG/failslab/times)" = 0 ] && inj=failslab
-	[ "$(cat $DBG/fail_page_alloc/times)" = 0 ] && inj="$inj${inj:+,}fail_page_alloc"
+	[ "$(cat "$DBG"/failslab/times)" = 0 ] && inj=failslab
+	[ "$(cat "$DBG"/fail_page_alloc/times)" = 0 ] && inj="$inj${inj:+,}fail_page_alloc"
 	if [ $rc != 0 ]; then
 		failed_loads=$((failed_loads + 1))
 		# sbd0 had gone live (its "added" line) before the load failed.
@@ -133,7 +134,7 @@ load $n failed ($out) but left behind: $left"
 		absorbed=$((absorbed + 1))
 		# The fault was absorbed: the disk must work all the same.
 		for d in $(cd /sys/block && ls -d sbd*); do
-			dd if=/dev/$d of=/dev/null bs=4096 count=1 iflag=direct \
+			dd if=/dev/"$d" of=/dev/null bs=4096 count=1 iflag=direct \
 				status=none 2>/dev/null ||
 				errors="$errors
 load $n succeeded after a $inj fault but /dev/$d does not read"
@@ -174,8 +175,8 @@ $(dmesg_since mark | grep -F -A30 "$(printf '%s\n' "$bad" | head -1)" | head -40
 	fi
 done
 for a in failslab fail_page_alloc; do
-	echo 0 > $DBG/$a/verbose
-	echo 1 > $DBG/$a/times
+	echo 0 > "$DBG"/$a/verbose
+	echo 1 > "$DBG"/$a/times
 done
 # The expected allocation-failure traces stay out of the area's dmesg
 # check; real reports were collected step by step above.
@@ -205,7 +206,7 @@ fi
 pass "failure-points: $points ($failed_loads failed loads, $absorbed absorbed)"
 sort "$TMP/sites" | uniq -c | sort -rn | sed 's/^/@@ |   /'
 [ $points -gt 0 ] || fail failure-points-exercised "no fault was ever injected"
-if [ $disks -gt 1 ]; then
+if [ "$disks" -gt 1 ]; then
 	if [ $failed_live -gt 0 ]; then
 		pass "failed-with-a-disk-live ($failed_live loads)"
 	elif [ $deadline_hit = yes ]; then
