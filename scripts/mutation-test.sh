@@ -8,6 +8,7 @@
 #
 #   KERNELS=6.12            the kernel to run on (one; default 6.12)
 #   AREAS="08-lifecycle.sh" only the mutants of these areas
+#   FIRST=14                start at the 14th mutant (to resume a run)
 #
 # A line whose area is "AREA@KERNEL" runs on that kernel whatever
 # KERNELS says: its code is reached only there (e.g. a FLUSH from the
@@ -32,6 +33,7 @@ while IFS= read -r line; do
 	case $area in *@*) kernel=${area#*@} area=${area%@*} ;; esac
 	[ -z "${AREAS:-}" ] || [[ " $AREAS " == *" $area "* ]] || continue
 	n=$((n + 1))
+	[ "$n" -ge "${FIRST:-1}" ] || continue
 	name="$area: $bug"
 	dir=$work/$n
 	rm -rf "$dir"
