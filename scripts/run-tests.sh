@@ -6,8 +6,11 @@
 #   TESTS="00-smoke.sh ..."  which tests/ areas (default: all)
 #   STAGES="lint packaging"  host-side stages (default: both; "" for none):
 #                            scripts/lint.sh, scripts/test-packaging.sh
-#   SBD_TIME_BUDGET=5100     seconds the whole run may take; the debug
+#   SBD_TIME_BUDGET=2520     seconds the whole run may take; the debug
 #                            tier, last, gets what is left (debug-tier.sh)
+#   QUICK=1                  only the areas marked "# QUICK=1" in their
+#                            header, on 6.12 (or KERNELS), no host stages
+#                            and no debug tier: a few minutes, for iterating
 #
 # For each kernel: fetch it, build sbd with W=1 (a warning is a failure),
 # pack an initramfs, boot it and count the guest's result lines.  A
@@ -16,6 +19,14 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 "$SBD_ROOT/scripts/install-deps.sh"
+
+if [ "${QUICK:-0}" = 1 ]; then
+	KERNELS=${KERNELS:-6.12}
+	STAGES=${STAGES-}
+	[ -n "${TESTS:-}" ] ||
+		TESTS=$(cd "$SBD_ROOT/tests" && grep -l '^# QUICK=1' [0-9][0-9]-*.sh | tr '\n' ' ')
+	export KERNELS STAGES TESTS
+fi
 
 passed=0 failed=0 skipped=0
 ok()   { passed=$((passed + 1)); echo "ok $1"; }

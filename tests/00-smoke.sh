@@ -2,6 +2,8 @@
 # Smoke: the path every user takes.  Load with explicit sizes, raw I/O,
 # a filesystem, fio with verification, unload.
 
+# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
+
 check load load_sbd nsectors=16384 hardsect_size=4096
 expect size-sectors 131072 "$(cat /sys/block/sbd0/size)"
 expect logical-block-size 4096 "$(cat /sys/block/sbd0/queue/logical_block_size)"

@@ -2,6 +2,11 @@
 # Parameters: every bad value is refused with the right errno and one
 # line in dmesg, leaves nothing behind, and does not spoil the next
 # load; defaults and big sizes (64-bit arithmetic) load exactly.
+#
+# Regression test for commit c06970f ("sbd: decimal parameters, a strict
+# readonly=, ..."): 010, 0x10 and readonly=maybe.
+
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 # refused NAME ERRNO PARAM=VALUE...: insmod with these parameters must
 # fail with ERRNO (EINVAL or ENOMEM; insmod prints its strerror text),

@@ -3,6 +3,8 @@
 # and the block sizes agrees with what was asked for.  The sector
 # counts are odd so that nothing is a round number by accident.
 
+# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
+
 ncpu=$(nproc)
 for ss in 512 1024 2048 4096; do
 	n=$((20479 + ss / 512 * 2))

@@ -2,6 +2,8 @@
 # Filesystems: for each sector size, ext4 and xfs are made, filled with
 # random files, checked clean and read back after a remount.
 
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
+
 # fs_roundtrip SUFFIX: checksum the files under $MNT/d, unmount, fsck,
 # mount again and compare.  Uses fs_round's $_t and $_type.
 fs_roundtrip() {

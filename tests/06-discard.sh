@@ -4,6 +4,8 @@
 # on and off page boundaries and longer than one request (64 MiB);
 # fstrim on a mounted ext4 succeeds and really zeroes the freed space.
 
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
+
 same_as_image() {
 	read_dev /dev/sbd0 "$TMP/back"
 	same "$1" "$TMP/image" "$TMP/back"

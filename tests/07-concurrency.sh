@@ -4,6 +4,8 @@
 # overlapping regions, and with more I/O in flight than sbd has tags;
 # then the same while the queue's scheduler and limits change under it.
 
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
+
 # fio_ok NAME FIO-ARGS...: fio succeeds (verify_fatal makes any verify
 # error fatal) and reports no errors.
 fio_ok() {

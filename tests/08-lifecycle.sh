@@ -3,6 +3,8 @@
 # works after; 100 load/unload cycles leak no vmalloc memory; unloading
 # right after heavy I/O works; a new load starts from zeros.
 
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
+
 zeros() {
 	expect "$1" 0 "$(dd if=/dev/sbd0 bs=1M iflag=direct status=none | tr -d '\0' | wc -c)"
 }

@@ -2,6 +2,8 @@
 # Read-only: blockdev --setro makes every kind of write fail and leaves
 # the data alone, reads still work; --setrw makes it writable again.
 
+# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
+
 check load load_sbd nsectors=$((8 << 11)) || return
 random_file "$TMP/data" $((8 << 20))
 check write put "$TMP/data" /dev/sbd0 0

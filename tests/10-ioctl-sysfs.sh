@@ -2,6 +2,8 @@
 # ioctls and sysfs: the size and block-size ioctls (through blockdev),
 # BLKFLSBUF writing dirty pages out, and the queue attributes sbd sets.
 
+# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
+
 ncpu=$(nproc)
 for ss in 512 4096; do
 	t=$ss

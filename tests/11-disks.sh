@@ -3,6 +3,8 @@
 # independence, a filesystem on each, I/O statistics, bad parameters and
 # the unwinding of a load that fails part-way.
 
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
+
 # no_sbd_left NAME: a failed load left nothing registered.
 no_sbd_left() {
 	_left=""

@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Read-only disks from load time and injected bad sectors.
+#
+# Regression tests for commit c06970f ("sbd: ... whole badblocks tokens,
+# no half-applied ENOSPC"): over-long tokens, a full table rolled back.
+
+# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 # --- readonly=1
 random_file "$TMP/pattern" 65536

@@ -11,6 +11,8 @@
 # failing its whole block.  Then a GPT table, XFS and ext4 on such
 # disks.
 
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
+
 page=$(awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)
 [ -n "$page" ] || page=4096
 ncpu=$(nproc)

@@ -3,6 +3,9 @@
 # "off" to /sys/block/sbd0/sbd/power loses what powercut_policy says of
 # the writes that were not durable.  Raw-device checks of the contract,
 # then crash-consistency rounds with ext4 and xfs (crashloop.sh).
+
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
+
 . ./crashloop.sh
 
 PWR=$SBD_SYS/power

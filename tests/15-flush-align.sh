@@ -7,6 +7,11 @@
 # back.)  O_DIRECT buffers must be 512-aligned (EINVAL otherwise);
 # 512-aligned buffers that are not page-aligned give segments that
 # straddle pages: sbd's memcpy path.
+#
+# Regression test for commit c0df9ca ("sbd: bounds-check only requests
+# that have a position"): a FLUSH (sector -1) used to fail with EIO.
+
+# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 fio_ok() {
 	_name=$1

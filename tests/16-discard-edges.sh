@@ -6,6 +6,8 @@
 # cache's old data; one discard of a whole 1 GiB disk of 4096-byte
 # sectors; discards running beside verifying writes elsewhere.
 
+# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
+
 same_as_image() {
 	read_dev /dev/sbd0 "$TMP/back"
 	same "$1" "$TMP/image" "$TMP/back"

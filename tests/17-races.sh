@@ -3,6 +3,8 @@
 # write_cache, scheduler) while fio verifies; torn reads; open, sysfs
 # reads and I/O racing rmmod; two insmod at once.
 
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
+
 # --- sysfs changes under a verifying fio (first 32 MiB); bad blocks
 # are marked and cleared in the last 32 MiB, which fio never touches.
 check sysfs/load load_sbd nsectors=$((64 << 11)) || return
