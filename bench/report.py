@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""report.py OUTDIR LABEL=CONSOLE.LOG...: turn tests/bench.sh's "@@ bench"
+"""report.py OUTDIR LABEL=CONSOLE.LOG...: turn tests/vm-bench.sh's "@@ bench"
 lines into OUTDIR/results.md (tables), OUTDIR/results.csv (every round),
 OUTDIR/summary.csv (medians, spread, ratio to brd) and, per kernel,
 OUTDIR/ratios-LABEL.dat for the chart (gnuplot runs in scripts/bench.sh),

@@ -28,7 +28,7 @@
 # host thread runs both vCPUs; the VMs run single-threaded, so booting
 # the kernels in parallel costs nothing in accuracy.
 #
-# One VM boot per kernel (tests/bench.sh inside); results go to
+# One VM boot per kernel (tests/vm-bench.sh inside); results go to
 # $BENCH_RESULTS/results.md (tables), results.csv (every round),
 # summary.csv (medians) and ratios.png (each device's ratio to brd).
 # Not part of the test suite: nothing here asserts a speed.
@@ -93,7 +93,7 @@ bench_kernel() {
 	[ $mem -ge 6144 ] || mem=6144
 	mem=${BENCH_VM_MEM:-$mem}
 	SBD_INITRAMFS_EXTRA=$extra "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" \
-		"$out/initramfs.img" bench.sh "$SIZE_MB" "$ROUNDS" "$RUNTIME" \
+		"$out/initramfs.img" vm-bench.sh "$SIZE_MB" "$ROUNDS" "$RUNTIME" \
 		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" "$lbs" \
 		>"$out/initramfs.log" 2>&1 ||
 		{ tail "$out/initramfs.log"; die "$tier: initramfs failed"; }

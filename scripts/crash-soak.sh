@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # crash-soak.sh: a longer crash-consistency soak than 14-powercut.sh runs.
 # Boots one kernel with sbd and a volatile write cache, and runs
-# ITERATIONS power-cut rounds on ext4 and then on xfs (tests/crashloop.sh),
+# ITERATIONS power-cut rounds on ext4 and then on xfs (tests/vm-crashloop.sh),
 # cycling through the policies none, all, random and torn.
 #
 #   KERNEL=6.12 (default), 6.1 or 7.2
@@ -23,7 +23,7 @@ mkdir -p "$out"
 "$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
 	{ tail "$out/build.log"; die "build failed"; }
 "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-	crash-soak.sh "$ITERATIONS" ${SEED:+"$SEED"} >"$out/initramfs.log" 2>&1 ||
+	vm-crash-soak.sh "$ITERATIONS" ${SEED:+"$SEED"} >"$out/initramfs.log" 2>&1 ||
 	{ tail "$out/initramfs.log"; die "initramfs failed"; }
 log "booting; $ITERATIONS rounds per filesystem; console in $out/console.log"
 passed=0 failed=0

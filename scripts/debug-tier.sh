@@ -37,7 +37,7 @@ debug_tier_tests() {
 }
 
 # Environment for boot-vm.sh.  Unknown "NAME=value" kernel parameters
-# reach /init's environment, so AREA_TIMEOUT gets to run-in-vm.sh.
+# reach /init's environment, so AREA_TIMEOUT gets to vm-run-areas.sh.
 # Under TCG a busy host can hold a vCPU for long: RCU stall reports
 # there would be the host's, not sbd's.
 # no5lvl: with 5-level paging (QEMU's -cpu max has LA57), 6.12.118's

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# demo.sh: build sbd, boot a VM, and show it at work (see tests/demo.sh).
+# demo.sh: build sbd, boot a VM, and show it at work (see tests/vm-demo.sh).
 #   KERNEL=6.12 (default), 6.1 or 7.2;  NSECTORS=32768 HARDSECT_SIZE=4096
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -15,7 +15,7 @@ log "fetching kernel $tier (cached after the first run)"
 log "building sbd.ko against $(cat "$(kernel_dir "$tier")/release")"
 "$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
 	{ tail "$out/build.log"; die "build failed"; }
-"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" demo.sh \
+"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" vm-demo.sh \
 	"${NSECTORS:-32768}" "${HARDSECT_SIZE:-4096}" 2>/dev/null
 log "booting the VM (software emulation, about a minute)"
 "$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||

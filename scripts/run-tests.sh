@@ -63,7 +63,7 @@ run_tier() {
 		bad "$name/build-W=1"; tail -n 30 "$out/build.log"; return
 	fi
 	if ! "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-		run-in-vm.sh ${TESTS:+$TESTS} >"$out/initramfs.log" 2>&1; then
+		vm-run-areas.sh ${TESTS:+$TESTS} >"$out/initramfs.log" 2>&1; then
 		bad "$name/initramfs"; tail -n 20 "$out/initramfs.log"; return
 	fi
 	log "$name: booting; console in $out/console.log"

@@ -14,7 +14,7 @@
 #                     finds it, "make uninstall" removes it again
 #   TIER-dkms/...     the module DKMS built, packed into TIER's initramfs
 #                     and booted: tests/00-smoke.sh with insmod, then
-#                     tests/packaging.sh loads it by name with the
+#                     tests/vm-packaging.sh loads it by name with the
 #                     examples/ files installed in /etc
 #
 #   PKG_KERNELS="6.1"   kernels for DKMS (host headers only: 6.1, 6.12)
@@ -142,7 +142,7 @@ for tier in $PKG_KERNELS; do
 	cp "$SBD_ROOT/examples/sbd-modules-load.conf" "$etc/etc/modules-load.d/sbd.conf"
 	if ! SBD_OUT=$out/dkms SBD_INITRAMFS_EXTRA=$etc \
 		"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$img" \
-		run-in-vm.sh 00-smoke.sh packaging.sh >"$out/initramfs-$tier.log" 2>&1; then
+		vm-run-areas.sh 00-smoke.sh vm-packaging.sh >"$out/initramfs-$tier.log" 2>&1; then
 		bad "$name/initramfs" "$(tail -n 20 "$out/initramfs-$tier.log")"; continue
 	fi
 	log "$name: booting; console in $out/console-$tier.log"

@@ -2,11 +2,11 @@
 # Power cuts: cache_mb= gives a disk a volatile write cache; writing
 # "off" to /sys/block/sbd0/sbd/power loses what powercut_policy says of
 # the writes that were not durable.  Raw-device checks of the contract,
-# then crash-consistency rounds with ext4 and xfs (crashloop.sh).
+# then crash-consistency rounds with ext4 and xfs (vm-crashloop.sh).
 
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
-. ./crashloop.sh
+. ./vm-crashloop.sh
 
 PWR=$SBD_SYS/power
 POL=$SBD_SYS/powercut_policy

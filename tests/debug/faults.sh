@@ -29,7 +29,7 @@
 # registration, ...) are the block layer's, and reach sbd through one
 # error path: one in FAULT_ADD_DISK_STRIDE of them is failed, spread
 # over both disks' calls, which keeps the loop near 150 loads, not 600.
-. ./debug/lib.sh
+. ./debug/vm-debug-lib.sh
 need_debug_kernel || return
 
 # One-page stores: the point is the set-up code, not 16384 page

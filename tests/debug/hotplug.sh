@@ -3,7 +3,7 @@
 # offline and online again, over and over, while fio writes and then
 # verifies (crc32c) the disk from jobs on every CPU.  The run must
 # finish, the data verify and the kernel report nothing.
-. ./debug/lib.sh
+. ./debug/vm-debug-lib.sh
 need_debug_kernel || return
 
 HOTPLUG_CYCLES=${HOTPLUG_CYCLES:-20}

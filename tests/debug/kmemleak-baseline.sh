@@ -2,7 +2,7 @@
 # First area of the debug tier: check that this is the debug kernel,
 # then let kmemleak forget what boot left unreferenced, so that the
 # later kmemleak checks see only what happened while sbd was tested.
-. ./debug/lib.sh
+. ./debug/vm-debug-lib.sh
 need_debug_kernel || return
 
 # A report during boot would switch lockdep off, or be blamed on sbd

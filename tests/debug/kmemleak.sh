@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # After the whole suite has run and sbd is unloaded: kmemleak must find
 # nothing unreferenced.  Any report fails, shown with its trace.
-. ./debug/lib.sh
+. ./debug/vm-debug-lib.sh
 need_debug_kernel || return
 
 check sbd-unloaded sh -c '! [ -e /sys/module/sbd ]'

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# crash-soak.sh ITERATIONS [SEED]: inside the VM, crash-consistency
-# rounds (crashloop.sh) on ext4 and xfs, cycling through the power-cut
+# vm-crash-soak.sh ITERATIONS [SEED]: inside the VM, crash-consistency
+# rounds (vm-crashloop.sh) on ext4 and xfs, cycling through the power-cut
 # policies; scripts/crash-soak.sh boots it.  One "@@ ok/FAIL" line per
 # check; a round's seed is printed before it.
-. ./lib.sh
-. ./crashloop.sh
+. ./vm-lib.sh
+. ./vm-crashloop.sh
 export AREA=crash-soak
 ITERATIONS=${1:-20}
 seed=${2:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for sbd's tests, sourced inside the VM by run-in-vm.sh.
+# Helpers for sbd's tests, sourced inside the VM by vm-run-areas.sh.
 #
 # Each check prints one line that the host counts:
 #   @@ ok AREA/NAME
 #   @@ FAIL AREA/NAME        followed by "@@ | evidence" lines
 #   @@ skip AREA/NAME: why
-# AREA is set by run-in-vm.sh from the test file's name.
+# AREA is set by vm-run-areas.sh from the test file's name.
 
 SBD_KO=/sbd.ko
 # shellcheck disable=SC2034 # used by the areas that source this file
@@ -98,7 +98,7 @@ DMESG_BAD='WARNING:|BUG:|BUG |Oops|Call Trace|lockdep|possible recursive|possibl
 # The kernel log is never cleared during a run, so no report can be
 # lost before it is checked (as blktests does).  Marker lines written to
 # /dev/kmsg divide it instead:
-#   "sbd-test: area NAME"  run-in-vm.sh, as each area starts;
+#   "sbd-test: area NAME"  vm-run-areas.sh, as each area starts;
 #   "sbd-test: mark"       dmesg_mark: sbd_dmesg and dmesg_since mark
 #                          show only what follows;
 #   "sbd-test: checked"    dmesg_checked: an area has scanned everything

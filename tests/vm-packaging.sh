@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Packaging: sbd as an installed module, loaded by name the way a booted
-# system loads it.  Not numbered, so run-in-vm.sh runs it only when asked:
+# system loads it.  Not numbered, so vm-run-areas.sh runs it only when asked:
 # scripts/test-packaging.sh adds the files from examples/ to the image
 # (/etc/modprobe.d/sbd.conf, /etc/modules-load.d/sbd.conf) and puts the
 # module DKMS built in /lib/modules/RELEASE/extra.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Crash-consistency rounds on a disk with a volatile write cache, sourced
-# by 14-powercut.sh and crash-soak.sh (after lib.sh).
+# by 14-powercut.sh and vm-crash-soak.sh (after vm-lib.sh).
 #
 # A round: a workload on the filesystem mounted at $MNT creates, renames,
 # replaces, deletes and appends to files and, only once an fsync (of the

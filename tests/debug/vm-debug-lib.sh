@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the debug tier's own areas (tests/debug/*.sh), sourced
-# after tests/lib.sh.  These areas need the debug kernel built by
+# after tests/vm-lib.sh.  These areas need the debug kernel built by
 # scripts/build-debug-kernel.sh (kmemleak, fault injection, CPU hotplug);
 # the normal run never takes them: scripts/run-debug-tests.sh does.
 
@@ -56,7 +56,7 @@ leftovers() {
 	true
 }
 
-# injected_fault_reports: the kernel reports (tests/lib.sh's DMESG_BAD)
+# injected_fault_reports: the kernel reports (tests/vm-lib.sh's DMESG_BAD)
 # in dmesg, leaving out what an injected fault prints by design: its
 # stack dump ("Call Trace:" and frames whose names, such as
 # lockdep_init_map_type, would match), and kmemleak's note that it

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# demo.sh: show sbd doing its job, as a user would, with a readable
+# vm-demo.sh: show sbd doing its job, as a user would, with a readable
 # summary.  Runs inside the VM; lines starting "@@ demo" reach the host.
-. ./lib.sh
+. ./vm-lib.sh
 NSECTORS=${1:-32768}
 SECT=${2:-4096}
 say() { echo "@@ demo $*"; }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS [LBS]]]: the in-VM side of
-# scripts/bench.sh (not a test: run-in-vm.sh runs only tests/NN-*.sh).
+# vm-bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS [LBS]]]: the in-VM side of
+# scripts/bench.sh (not a test: vm-run-areas.sh runs only tests/NN-*.sh).
 #
 # Loads sbd, brd, null_blk and zram at SIZE_MB MiB each (plus any extra
 # sbd builds packed as /bench/ko/NAME.ko, disk /dev/NAME0), fills every
@@ -14,7 +14,7 @@
 #   @@ bench result ROUND DEV WORKLOAD VALUE      (IOPS, or MiB/s for 1M)
 #   @@ bench memcpy ROUND HOT_MIBS STREAM_MIBS MOVSB_MIBS
 #   @@ bench lbs ROUND BLOCK_SIZE WORKLOAD VALUE (sbd alone, see LBS below)
-. ./lib.sh
+. ./vm-lib.sh
 SIZE_MB=${1:-512}
 ROUNDS=${2:-3}
 RUNTIME=${3:-5}

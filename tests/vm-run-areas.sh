@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# run-in-vm.sh [AREA-FILE...]: run test areas inside the VM.
+# vm-run-areas.sh [AREA-FILE...]: run test areas inside the VM.
 # Without arguments, every tests/NN-*.sh runs, in order.  Each area runs
 # in its own shell with a time limit, starts with a marker in the kernel
 # log and ends with a check of everything logged after it; sbd is
 # unloaded between areas.  The log is never cleared: a last check scans
 # the whole run.
-. ./lib.sh
+. ./vm-lib.sh
 AREA_TIMEOUT=${AREA_TIMEOUT:-1200}
 
 echo "@@ kernel $(uname -r)"
@@ -14,7 +14,7 @@ echo "@@ kernel $(uname -r)"
 dmesg > /boot.dmesg
 [ $# -gt 0 ] || set -- [0-9][0-9]-*.sh
 for f in "$@"; do
-	AREA=$(basename "$f" .sh | sed 's/^[0-9]*-//')
+	AREA=$(basename "$f" .sh | sed 's/^[0-9]*-//; s/^vm-//')
 	export AREA
 	echo "@@ area $AREA"
 	kmsg "sbd-test: area $AREA"
@@ -22,7 +22,7 @@ for f in "$@"; do
 	_start=$(date +%s)
 	# "exit 0": an area that stops at a failed check ("|| return") has
 	# reported it already; "finished" fails only on a timeout or a crash.
-	if ! timeout "$AREA_TIMEOUT" /bin/sh -c ". ./lib.sh; . ./$f; exit 0"; then
+	if ! timeout "$AREA_TIMEOUT" /bin/sh -c ". ./vm-lib.sh; . ./$f; exit 0"; then
 		fail finished "area $AREA did not finish (exit status $? or timeout after ${AREA_TIMEOUT}s)"
 	fi
 	# Leave nothing behind for the next area.
