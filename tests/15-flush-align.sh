@@ -50,13 +50,18 @@ fio_ok flush/sync=1 $COMMON --name=osync --rw=randwrite --sync=1 --direct=1 \
 # shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok flush/buffered-fsync $COMMON --name=bfsync --rw=write --fsync=4 \
 	--direct=0 --offset=16m
-# RWF_DSYNC (pwritev2): xfs_io's pwrite -D.
+# RWF_DSYNC (pwritev2): xfs_io's pwrite -D.  On a disk with FUA an
+# O_DIRECT write goes out as a FUA write (some kernels flush as well).
+durable() {
+	awk '$1 == "flushes" || $1 == "fua_writes" { n += $2 } END { print n }' \
+		/sys/block/sbd0/sbd/cache_stats
+}
 head -c 65536 /dev/urandom > "$TMP/d"
-f2=$(flushes)
+f2=$(durable)
 check flush/RWF_DSYNC xfs_io -d -c "pwrite -q -D -i $TMP/d 0 64k" /dev/sbd0
-f3=$(flushes)
-[ "$f3" -gt "$f2" ] && pass flush/RWF_DSYNC-sent-a-flush ||
-	fail flush/RWF_DSYNC-sent-a-flush "flush requests before $f2, after $f3"
+f3=$(durable)
+[ "$f3" -gt "$f2" ] && pass flush/RWF_DSYNC-sent-a-flush-or-FUA ||
+	fail flush/RWF_DSYNC-sent-a-flush-or-FUA "flushes + FUA writes before $f2, after $f3"
 check flush/RWF_DSYNC-reads-back cmp -n 65536 "$TMP/d" /dev/sbd0
 check flush/fsync-of-device sh -c "dd if=$TMP/d of=/dev/sbd0 bs=64k seek=1 conv=fsync status=none"
 check flush/unload unload_sbd
