@@ -46,7 +46,13 @@ debug_tier_tests() {
 # see a direct-map address as wild ("BUG: KASAN: wild-memory-access in
 # do_raw_spin_lock" from handle_edge_irq during identify_cpu, seen
 # here), and a KASAN report switches lockdep off for the whole run.
+# 8 GiB, not 6: KASAN keeps an eighth of RAM as shadow from boot, and
+# shadow for every vmalloc area on top; with 6 GiB, 01-params' 4 GiB
+# disk left so little that the OOM killer ran (KASAN allocates the
+# shadow of sbd's store without its __GFP_RETRY_MAYFAIL) and the guest
+# panicked, "System is deadlocked on memory".
 debug_tier_env() {
+	export VM_MEM=${VM_MEM:-8192}
 	export VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-7200}
 	export VM_CPUS=${VM_CPUS:-2}
 	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic no5lvl rcupdate.rcu_cpu_stall_timeout=300 AREA_TIMEOUT=${DEBUG_AREA_TIMEOUT:-3600}"
