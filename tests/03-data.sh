@@ -7,7 +7,7 @@
 # whole device is read back (O_DIRECT, so from sbd, not the page
 # cache) and compared with it.
 
-# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
+# QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 # same_as_image NAME: the whole device equals the mirror.
 same_as_image() {
