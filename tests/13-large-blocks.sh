@@ -29,7 +29,7 @@ expect limit-is-the-kernels "$want" "$maxbs"
 # refused_above BS: hardsect_size=BS fails with EINVAL and one sbd line
 # naming this kernel's limit, and leaves nothing behind.
 refused_above() {
-	dmesg -C
+	dmesg_mark
 	check_fails_with "refuse-$1/insmod-EINVAL" 'Invalid parameters' \
 		insmod "$SBD_KO" hardsect_size="$1"
 	expect "refuse-$1/one-dmesg-line" \
@@ -87,7 +87,7 @@ for bs in $sizes; do
 	n=$(((16 << 20) / bs + 3))
 	bytes=$((n * bs))
 	q=/sys/block/sbd0/queue
-	dmesg -C
+	dmesg_mark
 	check "$t/load" load_sbd nsectors=$n hardsect_size="$bs" || continue
 
 	# --- geometry and limits: all whole blocks

@@ -50,7 +50,8 @@ fio_ok flush/sync=1 $COMMON --name=osync --rw=randwrite --sync=1 --direct=1 \
 # shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 fio_ok flush/buffered-fsync $COMMON --name=bfsync --rw=write --fsync=4 \
 	--direct=0 --offset=16m
-# RWF_DSYNC (pwritev2): xfs_io's pwrite -D.  On a disk with FUA an
+# RWF_DSYNC (pwritev2): xfs_io's pwrite -D, with -V (without vectors
+# xfs_io calls plain pwrite and drops the flag).  On a disk with FUA an
 # O_DIRECT write goes out as a FUA write (some kernels flush as well).
 durable() {
 	awk '$1 == "flushes" || $1 == "fua_writes" { n += $2 } END { print n }' \
@@ -58,7 +59,7 @@ durable() {
 }
 head -c 65536 /dev/urandom > "$TMP/d"
 f2=$(durable)
-check flush/RWF_DSYNC xfs_io -d -c "pwrite -q -D -i $TMP/d 0 64k" /dev/sbd0
+check flush/RWF_DSYNC xfs_io -d -c "pwrite -q -D -V 1 -b 65536 -i $TMP/d 0 64k" /dev/sbd0
 f3=$(durable)
 [ "$f3" -gt "$f2" ] && pass flush/RWF_DSYNC-sent-a-flush-or-FUA ||
 	fail flush/RWF_DSYNC-sent-a-flush-or-FUA "flushes + FUA writes before $f2, after $f3"
