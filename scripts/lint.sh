@@ -140,6 +140,15 @@ else
 	bad shellcheck "$sc_out"
 fi
 
+# The tests never clear the kernel log (a report would be lost before
+# its check): they write markers instead (tests/vm-lib.sh, dmesg_mark).
+clears=$(cd "$SBD_ROOT" && grep -rnE 'dmesg +(-[a-zA-Z]*C|--clear|-c)' tests/ || true)
+if [ -z "$clears" ]; then
+	ok tests-keep-the-kernel-log
+else
+	bad tests-keep-the-kernel-log "$clears"
+fi
+
 # sparse (C=2: every file, not only rebuilt ones) and W=1 in one build
 # per kernel.  Any diagnostic at all fails: warnings from sparse or W=1,
 # or C=2 switched off because the checker is missing.
