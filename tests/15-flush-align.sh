@@ -13,19 +13,6 @@
 
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
-fio_ok() {
-	_name=$1
-	shift
-	_out=$(fio --output-format=normal "$@" 2>&1)
-	_rc=$?
-	if [ $_rc = 0 ] && ! printf '%s\n' "$_out" | grep -Eq 'err= *[1-9]|verify: bad|fio: .*(error|bad)'; then
-		pass "$_name"
-	else
-		fail "$_name" "fio exited $_rc: fio $*" \
-			"$(printf '%s\n' "$_out" | grep -E -i 'err|bad|verify|fail' | head -n 20)"
-		return 1
-	fi
-}
 flushes() { awk '{ print $16 }' /sys/block/sbd0/stat; }
 COMMON="--filename=/dev/sbd0 --size=8m --bs=4k --verify=crc32c --verify_fatal=1"
 

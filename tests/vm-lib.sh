@@ -42,6 +42,23 @@ check() {
 	fi
 }
 
+# fio_ok NAME FIO-ARGS...: fio succeeds (verify_fatal makes any verify
+# error fatal) and reports no errors.
+fio_ok() {
+	_name=$1
+	shift
+	_out=$(fio --output-format=normal "$@" 2>&1)
+	_rc=$?
+	if [ $_rc = 0 ] && ! printf '%s\n' "$_out" | grep -Eq 'err= *[1-9]|verify: bad|fio: .*(error|bad)'; then
+		pass "$_name"
+	else
+		fail "$_name" "fio exited $_rc: fio $*" \
+			"$(printf '%s\n' "$_out" | grep -E -i 'err|bad|verify|fail' | head -n 20)" \
+			"$(printf '%s\n' "$_out" | tail -n 8)"
+		return 1
+	fi
+}
+
 # check_fails NAME CMD...: CMD must fail.
 check_fails() {
 	_name=$1
