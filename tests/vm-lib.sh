@@ -129,15 +129,19 @@ dmesg_checked() { kmsg "sbd-test: checked"; }
 # the current area started, since the last mark, or since the first
 # area (the whole run but the boot), leaving out checked parts.
 dmesg_since() {
+	# Lines are kept in an array, not appended to a string: the debug
+	# tier's log holds thousands of stack-dump lines, and string
+	# appends made the whole-run scan quadratic.
 	dmesg | sed 's/^\[[^]]*\] *//' | awk -v mode="$1" '
+		function flush(i) { for (i = 0; i < n; i++) print line[i]; n = 0 }
 		/^sbd-test: area / {
-			if (mode == "run") out = out seg; else out = ""
-			seg = ""; started = 1; next
+			if (mode == "run") flush(); else n = 0
+			started = 1; next
 		}
-		/^sbd-test: checked/ { seg = ""; next }
-		/^sbd-test: mark/ { if (mode == "mark") { out = ""; seg = "" }; next }
-		started { seg = seg $0 "\n" }
-		END { printf "%s", out seg }'
+		/^sbd-test: checked/ { n = 0; next }
+		/^sbd-test: mark/ { if (mode == "mark") n = 0; next }
+		started { line[n++] = $0 }
+		END { flush() }'
 }
 
 # dmesg_clean NAME [area|run]: no warning, bug, oops, sanitizer or lock
