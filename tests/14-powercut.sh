@@ -268,17 +268,17 @@ unload_sbd
 
 # Crash consistency: ext4 and xfs, each policy, a seeded cut.
 seed=${CRASH_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
-check ext4/load load_sbd nsectors=131072 cache_mb=8 &&
-	check ext4/mkfs mkfs.ext4 -q -F /dev/sbd0 &&
-	for p in none all "random $seed 50" "torn $seed"; do
-		cl_round "ext4/${p%% *}" ext4 "$seed" "$p" || break
-		seed=$((seed + 1))
-	done
-unload_sbd
-check xfs/load load_sbd nsectors=655360 cache_mb=8 &&
-	check xfs/mkfs mkfs.xfs -q -f /dev/sbd0 &&
-	for p in none all "random $seed 50" "torn $seed"; do
-		cl_round "xfs/${p%% *}" xfs "$seed" "$p" || break
-		seed=$((seed + 1))
-	done
-unload_sbd
+for fs in ext4 xfs; do
+	case $fs in
+	ext4) sectors=131072 mkfs="mkfs.ext4 -q -F" ;;
+	xfs)  sectors=655360 mkfs="mkfs.xfs -q -f" ;;
+	esac
+	# shellcheck disable=SC2086 # $mkfs: a list of words, split on purpose
+	check $fs/load load_sbd nsectors=$sectors cache_mb=8 &&
+		check $fs/mkfs $mkfs /dev/sbd0 &&
+		for p in none all "random $seed 50" "torn $seed"; do
+			cl_round "$fs/${p%% *}" $fs "$seed" "$p" || break
+			seed=$((seed + 1))
+		done
+	unload_sbd
+done
