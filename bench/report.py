@@ -14,7 +14,10 @@ import sys
 
 ORDER = ["randread-qd1", "randread-qd1-uring", "randread-qd32",
          "randwrite-qd1", "randwrite-qd1-uring", "randwrite-qd32",
-         "randrw70-2j-qd16", "seqread-1m-qd8", "seqwrite-1m-qd8"]
+         "randrw70-2j-qd16", "seqread-1m-qd8", "seqwrite-1m-qd8",
+         "randread-qd32-uring-batch", "randwrite-qd32-uring-batch",
+         "randread-2j-qd16-uring-batch", "randwrite-qd1-fsync32",
+         "seqwrite-1m-qd8-fsync8"]
 DESC = {
     "randread-qd1": "4k randread QD1 libaio",
     "randread-qd1-uring": "4k randread QD1 io_uring",
@@ -25,6 +28,11 @@ DESC = {
     "randrw70-2j-qd16": "4k randrw 70/30 2 jobs QD16",
     "seqread-1m-qd8": "1M seq read QD8",
     "seqwrite-1m-qd8": "1M seq write QD8",
+    "randread-qd32-uring-batch": "4k randread QD32 io_uring batch 16",
+    "randwrite-qd32-uring-batch": "4k randwrite QD32 io_uring batch 16",
+    "randread-2j-qd16-uring-batch": "4k randread 2 jobs QD16 io_uring batch 16",
+    "randwrite-qd1-fsync32": "4k randwrite QD1, fsync every 32",
+    "seqwrite-1m-qd8-fsync8": "1M seq write QD8, fsync every 8",
     "randread-bs-qd1": "randread at the block size QD1",
     "randread-bs-qd32": "randread at the block size QD32",
     "randwrite-bs-qd1": "randwrite at the block size QD1",
@@ -32,7 +40,20 @@ DESC = {
 }
 LBS_ORDER = ["randread-bs-qd1", "randread-bs-qd32", "randwrite-bs-qd1",
              "randwrite-bs-qd32", "seqread-1m-qd8", "seqwrite-1m-qd8"]
-DEV_ORDER = ["sbd", "sbd-tuned", "brd", "null_blk", "zram"]
+DEV_ORDER = ["sbd", "sbd-tuned", "sbdo", "sbdc", "sbdn", "brd", "null_blk",
+             "nullb-floor", "zram"]
+# Pairs compared directly (A / B, median over median, same boot), when
+# both were measured: what each says.
+PAIRS = [
+    ("sbdn", "nullb-floor", "sbd's request path without its copy (sbdn) "
+     "against the blk-mq floor (null_blk, no memory)"),
+    ("sbd", "sbdn", "sbd against its own copy-free path: what the "
+     "segment walk, lock and copy cost"),
+    ("sbd", "sbdo", "sbd against sbd as of 749dfb9 (sbdo: no write cache, "
+     "no large blocks): the uncached path unchanged"),
+    ("sbdc", "sbd", "sbd with a 64 MiB write cache (sbdc) against sbd "
+     "without one: what the cache costs"),
+]
 
 
 def unit(w):
@@ -185,6 +206,26 @@ def main():
                 if parts:
                     md.append(f"- {d}: " + "; ".join(parts))
             md.append("")
+        pairs = [p for p in PAIRS
+                 if any(k[0] == p[0] for k in res) and any(k[0] == p[1] for k in res)]
+        if pairs:
+            md += ["Pairs measured in the same boot (median / median; "
+                   "per-round ratio range in brackets):", ""]
+            md += [f"- **{a} / {b}**: {what}" for a, b, what in pairs] + [""]
+            md += ["| workload | " + " | ".join(f"{a} / {b}" for a, b, _ in pairs) + " |",
+                   "|---|" + "---|" * len(pairs)]
+            for w in wls:
+                cells = []
+                for a, b, _ in pairs:
+                    if (a, w) in med and (b, w) in med and med[b, w][0] > 0:
+                        rb = dict(res[b, w])
+                        rr = [v / rb[r] for r, v in res[a, w] if rb.get(r)]
+                        cells.append(f"{med[a, w][0] / med[b, w][0]:.3f} "
+                                     f"({min(rr):.3f}-{max(rr):.3f})")
+                    else:
+                        cells.append("-")
+                md.append(f"| {DESC.get(w, w)} | " + " | ".join(cells) + " |")
+            md.append("")
         if lbs:
             md += lbs_table(lbs)
             for (bs, w), vals in sorted(lbs.items()):
@@ -205,7 +246,9 @@ def main():
                "sysfs settings above); brd `rd_nr=1 rd_size=SIZE*1024 max_part=0`; "
                "null_blk via configfs `queue_mode=2 memory_backed=1 size=SIZE "
                "blocksize=512 irqmode=0 submit_queues=nproc hw_queue_depth=128`, "
-               "scheduler none; zram `disksize=SIZE`, default compressor (its "
+               "scheduler none (nullb-floor: the same with `memory_backed=0`); "
+               "sbd variants (sbdn, sbdc, sbdo): see scripts/bench.sh "
+               "BENCH_VARIANTS, same nsectors and hardsect_size; zram `disksize=SIZE`, default compressor (its "
                "logical block is fixed at 4096). All filled with the same random "
                "data first.", ""]
         if notes:

@@ -14,6 +14,17 @@
 #   BENCH_RESULTS=bench/results where the table, CSVs and chart go
 #   BENCH_LBS=4096,16384,65536  sbd alone at these logical block sizes
 #                        (default on the newest kernel only; "none": skip)
+#   BENCH_VARIANTS="sbdn:nocopy sbdc:head:cache_mb=64 sbdo:749dfb9"
+#                        sbd variants loaded beside sbd in the same boot,
+#                        NAME:SOURCE[:PARAMS] ("none": no variants): each
+#                        is sbd built as module and disk NAME
+#                        (bench/variant.py) from SOURCE = "head" (this
+#                        tree), "nocopy" (this tree with the copy left
+#                        out: the request path alone) or a commit, loaded
+#                        with PARAMS (comma-separated) added.  The default:
+#                        sbd's request path without its copy, sbd with a
+#                        64 MiB power-cut write cache, and sbd as of
+#                        749dfb9 (before the write cache and large blocks)
 # For experiments: BENCH_ONLY=randread-qd1,... and BENCH_DEVS=sbd,brd,...
 # pick workloads and devices; BENCH_EXTRA_KO=DIR packs DIR/TIER/NAME.ko
 # (an sbd built under another module and disk name) and benchmarks its
@@ -43,11 +54,36 @@ TUNE=${TUNE:-iostats=0,nomerges=2,wbt_lat_usec=0}
 ICOUNT=${ICOUNT:-3}
 PARALLEL=${PARALLEL:-1}
 RESULTS=${BENCH_RESULTS:-$SBD_ROOT/bench/results}
+VARIANTS=${BENCH_VARIANTS-sbdn:nocopy sbdc:head:cache_mb=64 sbdo:749dfb9}
+[ "$VARIANTS" = none ] && VARIANTS=""
 "$SBD_ROOT/scripts/install-deps.sh" gnuplot-nox python3 libc6-dev
 
 work=$SBD_OUT/bench
 mkdir -p "$work" "$RESULTS"
 gcc -static -O2 -Wall -o "$work/memcpy-bench" "$SBD_ROOT/bench/memcpy-bench.c"
+
+# The variants' sources, once for every kernel: $work/variants/NAME.
+rm -rf "$work/variants"
+for v in $VARIANTS; do
+	name=${v%%:*} rest=${v#*:}
+	source=${rest%%:*}
+	vsrc=$work/variants/$name-src
+	mkdir -p "$vsrc"
+	case $source in
+	head | nocopy) cp "$SBD_ROOT/sbd.c" "$SBD_ROOT/sbd.h" "$vsrc/" ;;
+	*)
+		git -C "$SBD_ROOT" show "$source:sbd.c" > "$vsrc/sbd.c" &&
+			git -C "$SBD_ROOT" show "$source:sbd.h" > "$vsrc/sbd.h" ||
+			die "variant $name: no commit $source in this clone"
+		;;
+	esac
+	feat=""; [ "$source" = nocopy ] && feat=nocopy
+	# shellcheck disable=SC2086 # no feature, or one word
+	/usr/bin/python3 "$SBD_ROOT/bench/variant.py" "$name" "$vsrc" \
+		"$work/variants/$name" $feat || die "variant $name: bench/variant.py failed"
+	params=""; [ "$rest" != "$source" ] && params=${rest#*:}
+	echo "$params" > "$work/variants/$name/params"
+done
 
 # boot-vm.sh runs qemu-system-x86_64 from PATH: put a wrapper first
 # that adds -icount.
@@ -86,9 +122,19 @@ bench_kernel() {
 	if [ -n "${BENCH_EXTRA_KO:-}" ] && [ -d "$BENCH_EXTRA_KO/$tier" ]; then
 		cp "$BENCH_EXTRA_KO/$tier"/*.ko "$extra/bench/ko/" 2>/dev/null || true
 	fi
+	for v in $VARIANTS; do
+		name=${v%%:*}
+		SBD_SRC=$work/variants/$name SBD_BUILD=$out/variants/$name \
+			"$SBD_ROOT/scripts/build-module.sh" "$tier" \
+			>"$out/build-$name.log" 2>&1 ||
+			{ tail "$out/build-$name.log"; die "$tier: building variant $name failed"; }
+		cp "$out/variants/$name/$name.ko" "$extra/bench/ko/"
+		# Its module parameters, comma-separated (vm-bench.sh reads them).
+		cp "$work/variants/$name/params" "$extra/bench/ko/$name.params"
+	done
 	# Memory for four disks (one more per extra sbd), the random fill
 	# file and memcpy-bench's buffer, plus room for the rest.
-	nextra=$(ls "$extra/bench/ko" | wc -l)
+	nextra=$(find "$extra/bench/ko" -name '*.ko' | wc -l)
 	mem=$(( SIZE_MB * (6 + nextra) + 1536 ))
 	[ $mem -ge 6144 ] || mem=6144
 	mem=${BENCH_VM_MEM:-$mem}
@@ -132,7 +178,7 @@ src=$(git -C "$SBD_ROOT" log -1 --format='%h %cs' -- sbd.c sbd.h 2>/dev/null || 
 git -C "$SBD_ROOT" diff --quiet HEAD -- sbd.c sbd.h 2>/dev/null ||
 	src="$src + uncommitted changes"
 src="$src; sha256 sbd.c $(sha256sum "$SBD_ROOT/sbd.c" | cut -c1-12), sbd.h $(sha256sum "$SBD_ROOT/sbd.h" | cut -c1-12)"
-BENCH_CMD="KERNELS=\"$KERNELS\" ROUNDS=$ROUNDS SIZE_MB=$SIZE_MB RUNTIME=$RUNTIME RAMP=$RAMP ICOUNT=$ICOUNT scripts/bench.sh" \
+BENCH_CMD="KERNELS=\"$KERNELS\" ROUNDS=$ROUNDS SIZE_MB=$SIZE_MB RUNTIME=$RUNTIME RAMP=$RAMP ICOUNT=$ICOUNT${BENCH_ONLY:+ BENCH_ONLY=$BENCH_ONLY}${BENCH_DEVS:+ BENCH_DEVS=$BENCH_DEVS} BENCH_VARIANTS=\"${VARIANTS:-none}\" scripts/bench.sh" \
 BENCH_SOURCE=$src /usr/bin/python3 "$SBD_ROOT/bench/report.py" "$RESULTS" "${reports[@]}"
 
 # The chart: one panel per kernel, each device's ratio to brd per workload.

@@ -3,8 +3,10 @@
 # vm-bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS [LBS]]]: the in-VM side of
 # scripts/bench.sh (not a test: vm-run-areas.sh runs only tests/NN-*.sh).
 #
-# Loads sbd, brd, null_blk and zram at SIZE_MB MiB each (plus any extra
-# sbd builds packed as /bench/ko/NAME.ko, disk /dev/NAME0), fills every
+# Loads sbd, brd, null_blk (memory-backed, and "nullb-floor" with no
+# memory: blk-mq's request path and nothing else) and zram at SIZE_MB MiB
+# each (plus any extra sbd builds packed as /bench/ko/NAME.ko, disk
+# /dev/NAME0, loaded with the parameters in NAME.params), fills every
 # device with the same random data, then runs each fio workload on each
 # device, ROUNDS times, the devices interleaved (and rotated) inside each
 # round.  "sbd" runs with the queue settings it loads with; "sbd-tuned"
@@ -45,7 +47,10 @@ insmod "$SBD_KO" nsectors=$nsect hardsect_size=512 || note "sbd failed to load"
 for ko in /bench/ko/*.ko; do
 	[ -f "$ko" ] || continue
 	n=$(basename "$ko" .ko)
-	insmod "$ko" nsectors=$nsect hardsect_size=512 || note "$n failed to load"
+	params=$(tr ',' ' ' < "/bench/ko/$n.params" 2>/dev/null)
+	note "$n loaded with: nsectors=$nsect hardsect_size=512 $params"
+	# shellcheck disable=SC2086 # module parameters, one word each
+	insmod "$ko" nsectors=$nsect hardsect_size=512 $params || note "$n failed to load"
 	[ -b "/dev/${n}0" ] && add_dev "$n" "/dev/${n}0"
 done
 modprobe brd rd_nr=1 rd_size=$((SIZE_MB * 1024)) max_part=0 || note "brd failed to load"
@@ -68,6 +73,17 @@ if mkdir "$nb" 2>/dev/null; then
 	echo 1 > $nb/power || note "null_blk power=1 failed"
 fi
 [ -b /dev/nullb0 ] && add_dev null_blk /dev/nullb0
+# The floor: the same null_blk with no memory behind it (reads return
+# whatever, writes go nowhere): the cheapest a blk-mq driver can be.
+nf=/sys/kernel/config/nullb/nullb1
+if mkdir "$nf" 2>/dev/null; then
+	for kv in queue_mode=2 size=$SIZE_MB blocksize=512 memory_backed=0 \
+		irqmode=0 submit_queues=$(nproc) hw_queue_depth=128; do
+		echo "${kv#*=}" > "$nf/${kv%%=*}"
+	done
+	echo 1 > $nf/power || note "null_blk floor power=1 failed"
+fi
+[ -b /dev/nullb1 ] && add_dev nullb-floor /dev/nullb1
 
 # zram: default compressor; its logical block is fixed at 4096 bytes.
 modprobe zram num_devices=1 || note "zram failed to load"
@@ -124,7 +140,7 @@ head -c $((SIZE_MB << 20)) /dev/urandom > "$TMP/random.bin"
 head -c $((4 << 20)) "$TMP/random.bin" | sha256sum > "$TMP/want"
 for d in $DEVS; do
 	l=${d%%:*} n=${d#*:}
-	[ "$l" = sbd-tuned ] && continue
+	case $l in sbd-tuned | nullb-floor) continue ;; esac
 	dd if="$TMP/random.bin" of="$n" bs=1M oflag=direct 2>/dev/null || note "fill $l failed"
 	got=$(head -c $((4 << 20)) "$n" | sha256sum)
 	[ "$got" = "$(cat "$TMP/want")" ] || note "fill $l: read-back differs"
@@ -151,7 +167,12 @@ randwrite-qd1-uring|io_uring|--rw=randwrite --bs=4k --iodepth=1
 randwrite-qd32|libaio|--rw=randwrite --bs=4k --iodepth=32
 randrw70-2j-qd16|libaio|--rw=randrw --rwmixread=70 --bs=4k --iodepth=16 --numjobs=2
 seqread-1m-qd8|libaio|--rw=read --bs=1m --iodepth=8
-seqwrite-1m-qd8|libaio|--rw=write --bs=1m --iodepth=8"
+seqwrite-1m-qd8|libaio|--rw=write --bs=1m --iodepth=8
+randread-qd32-uring-batch|io_uring|--rw=randread --bs=4k --iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1 --registerfiles=1 --fixedbufs=1
+randwrite-qd32-uring-batch|io_uring|--rw=randwrite --bs=4k --iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1 --registerfiles=1 --fixedbufs=1
+randread-2j-qd16-uring-batch|io_uring|--rw=randread --bs=4k --iodepth=16 --numjobs=2 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1 --registerfiles=1 --fixedbufs=1
+randwrite-qd1-fsync32|libaio|--rw=randwrite --bs=4k --iodepth=1 --fsync=32
+seqwrite-1m-qd8-fsync8|libaio|--rw=write --bs=1m --iodepth=8 --fsync=8"
 [ "$ONLY" = all ] || WORKLOADS=$(echo "$WORKLOADS" | grep -E "^($ONLY)\|")
 
 # One fio process per round: fio takes seconds to start under TCG, so
@@ -268,5 +289,8 @@ for bs in $LBS; do
 	done
 done
 
+for f in /sys/block/*/*/cache_stats; do
+	[ -f "$f" ] && note "$(echo "$f" | cut -d/ -f4) cache_stats: $(tr '\n' ' ' < "$f")"
+done
 say "dmesg $(dmesg | grep -cE "$DMESG_BAD") warnings"
 dmesg | grep -E -A8 "$DMESG_BAD" | head -20 | sed 's/^/@@ bench note dmesg: /'

@@ -1,0 +1,35 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""variant.py NAME SRCDIR OUTDIR [nocopy]: sbd's source from SRCDIR
+(sbd.c, sbd.h) as a module and disk named NAME in OUTDIR (NAME.c, sbd.h,
+Kbuild), for scripts/bench.sh to load beside sbd in the same VM boot.
+With "nocopy" the request path skips sbd_copy_rq(): everything a READ or
+WRITE costs except touching the data (its segment walk, lock and copy),
+to set against null_blk with memory_backed=0, the blk-mq floor.
+Each edit asserts that the text it changes is there, so a variant never
+silently measures something else."""
+import os
+import sys
+
+name, src, out = sys.argv[1], sys.argv[2], sys.argv[3]
+feats = set(sys.argv[4:])
+s = open(f"{src}/sbd.c").read()
+
+
+def rep(old, new):
+    global s
+    assert s.count(old) == 1, f"variant {name}: expected once: {old!r}"
+    s = s.replace(old, new)
+
+
+rep('#define SBD_NAME\t\t"sbd"', f'#define SBD_NAME\t\t"{name}"')
+if "nocopy" in feats:
+    rep("static void sbd_copy_rq(struct sbd_device *dev, struct request *rq, u64 pos)\n{\n",
+        "static void sbd_copy_rq(struct sbd_device *dev, struct request *rq, u64 pos)\n{\n"
+        "\tif (dev)\t/* bench variant: no segment walk, no lock, no copy */\n"
+        "\t\treturn;\n")
+assert not feats - {"nocopy"}, f"unknown feature {feats - {'nocopy'}}"
+os.makedirs(out, exist_ok=True)
+open(f"{out}/{name}.c", "w").write(s)
+open(f"{out}/sbd.h", "w").write(open(f"{src}/sbd.h").read())
+open(f"{out}/Kbuild", "w").write(f"obj-m := {name}.o\n")
