@@ -91,6 +91,7 @@ def fmt(v):
 
 def parse(path):
     res, settings, memcpy, info, notes, lbs = {}, {}, [], [], [], {}
+    sizes = {}
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -101,6 +102,8 @@ def parse(path):
                 res.setdefault((w[2], w[3]), []).append((int(w[1]), float(w[4])))
             elif w[0] == "lbs" and len(w) == 5:
                 lbs.setdefault((int(w[2]), w[3]), []).append((int(w[1]), float(w[4])))
+            elif w[0] == "size" and len(w) == 6:
+                sizes[w[1], int(w[2])] = (int(w[3]), int(w[4]), int(w[5]))
             elif w[0] == "setting":
                 settings[w[1]] = dict(kv.split("=", 1) for kv in w[2:])
             elif w[0] == "memcpy" and len(w) >= 4:
@@ -110,7 +113,29 @@ def parse(path):
                 info.append(" ".join(w[1:]))
             elif w[0] == "note":
                 notes.append(" ".join(w[1:]))
-    return res, settings, memcpy, info, notes, lbs
+    return res, settings, memcpy, info, notes, lbs, sizes
+
+
+def size_table(label, sizes, out):
+    """Markdown for load time and memory against size, and the .dat
+    file scripts/bench.sh plots (sizes-LABEL.dat)."""
+    mbs = sorted({mb for _, mb in sizes})
+    md = ["Load time and memory against size (sbd and brd alone, before "
+          "anything else is loaded; memory = MemTotal - MemAvailable "
+          "against before the load, MiB; time = insmod or modprobe, ms):", "",
+          "| size MiB | sbd load ms | sbd after load | sbd after full write "
+          "| brd load ms | brd after load | brd after full write |",
+          "|---|---|---|---|---|---|---|"]
+    dat = ["size_mib sbd_load_ms sbd_loaded_mib sbd_filled_mib "
+           "brd_load_ms brd_loaded_mib brd_filled_mib"]
+    for mb in mbs:
+        s = sizes.get(("sbd", mb), ("-", "-", "-"))
+        b = sizes.get(("brd", mb), ("-", "-", "-"))
+        md.append(f"| {mb} | " + " | ".join(str(x) for x in s + b) + " |")
+        dat.append(f"{mb} " + " ".join(str(x) if x != "-" else "NaN" for x in s + b))
+    with open(f"{out}/sizes-{label}.dat", "w") as f:
+        f.write("\n".join(dat) + "\n")
+    return md + [""]
 
 
 def main():
@@ -128,7 +153,7 @@ def main():
     rows = ["kernel,round,device,workload,unit,value"]
     summ = ["kernel,workload,unit,device,median,min,max,ratio_to_brd"]
     for label, path in runs:
-        res, settings, memcpy, info, notes, lbs = parse(path)
+        res, settings, memcpy, info, notes, lbs, sizes = parse(path)
         devs = [d for d in DEV_ORDER if any(k[0] == d for k in res)]
         devs += sorted({k[0] for k in res} - set(devs))
         wls = [w for w in ORDER if any(k[1] == w for k in res)]
@@ -226,6 +251,8 @@ def main():
                         cells.append("-")
                 md.append(f"| {DESC.get(w, w)} | " + " | ".join(cells) + " |")
             md.append("")
+        if sizes:
+            md += size_table(label, sizes, out)
         if lbs:
             md += lbs_table(lbs)
             for (bs, w), vals in sorted(lbs.items()):

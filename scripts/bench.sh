@@ -20,11 +20,17 @@
 #                        is sbd built as module and disk NAME
 #                        (bench/variant.py) from SOURCE = "head" (this
 #                        tree), "nocopy" (this tree with the copy left
-#                        out: the request path alone) or a commit, loaded
+#                        out: the request path alone), "queuerqs" (this
+#                        tree plus a .queue_rqs handler with batched
+#                        completion; 6.12 and later) or a commit, loaded
 #                        with PARAMS (comma-separated) added.  The default:
 #                        sbd's request path without its copy, sbd with a
 #                        64 MiB power-cut write cache, and sbd as of
 #                        749dfb9 (before the write cache and large blocks)
+#   BENCH_SIZES=64,512,2048,8192  first, sbd and brd alone at each size
+#                        (MiB): load time and memory after loading and
+#                        after one full write ("none": skip); the VM gets
+#                        memory enough for the largest
 # For experiments: BENCH_ONLY=randread-qd1,... and BENCH_DEVS=sbd,brd,...
 # pick workloads and devices; BENCH_EXTRA_KO=DIR packs DIR/TIER/NAME.ko
 # (an sbd built under another module and disk name) and benchmarks its
@@ -41,7 +47,8 @@
 #
 # One VM boot per kernel (tests/vm-bench.sh inside); results go to
 # $BENCH_RESULTS/results.md (tables), results.csv (every round),
-# summary.csv (medians) and ratios.png (each device's ratio to brd).
+# summary.csv (medians), ratios.png (each device's ratio to brd) and
+# sizes.png (memory and load time against disk size).
 # Not part of the test suite: nothing here asserts a speed.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -54,6 +61,7 @@ TUNE=${TUNE:-iostats=0,nomerges=2,wbt_lat_usec=0}
 ICOUNT=${ICOUNT:-3}
 PARALLEL=${PARALLEL:-1}
 RESULTS=${BENCH_RESULTS:-$SBD_ROOT/bench/results}
+SIZES=${BENCH_SIZES:-64,512,2048,8192}
 VARIANTS=${BENCH_VARIANTS-sbdn:nocopy sbdc:head:cache_mb=64 sbdo:749dfb9}
 [ "$VARIANTS" = none ] && VARIANTS=""
 "$SBD_ROOT/scripts/install-deps.sh" gnuplot-nox python3 libc6-dev
@@ -70,14 +78,15 @@ for v in $VARIANTS; do
 	vsrc=$work/variants/$name-src
 	mkdir -p "$vsrc"
 	case $source in
-	head | nocopy) cp "$SBD_ROOT/sbd.c" "$SBD_ROOT/sbd.h" "$vsrc/" ;;
+	head | nocopy | queuerqs) cp "$SBD_ROOT/sbd.c" "$SBD_ROOT/sbd.h" "$vsrc/" ;;
 	*)
 		git -C "$SBD_ROOT" show "$source:sbd.c" > "$vsrc/sbd.c" &&
 			git -C "$SBD_ROOT" show "$source:sbd.h" > "$vsrc/sbd.h" ||
 			die "variant $name: no commit $source in this clone"
 		;;
 	esac
-	feat=""; [ "$source" = nocopy ] && feat=nocopy
+	feat=""
+	case $source in nocopy | queuerqs) feat=$source ;; esac
 	# shellcheck disable=SC2086 # no feature, or one word
 	/usr/bin/python3 "$SBD_ROOT/bench/variant.py" "$name" "$vsrc" \
 		"$work/variants/$name" $feat || die "variant $name: bench/variant.py failed"
@@ -137,10 +146,12 @@ bench_kernel() {
 	nextra=$(find "$extra/bench/ko" -name '*.ko' | wc -l)
 	mem=$(( SIZE_MB * (6 + nextra) + 1536 ))
 	[ $mem -ge 6144 ] || mem=6144
+	largest=$(echo "$SIZES" | tr ',' '\n' | grep -x '[0-9]*' | sort -n | tail -1)
+	[ -z "$largest" ] || [ $mem -ge $((largest + 2048)) ] || mem=$((largest + 2048))
 	mem=${BENCH_VM_MEM:-$mem}
 	SBD_INITRAMFS_EXTRA=$extra "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" \
 		"$out/initramfs.img" vm-bench.sh "$SIZE_MB" "$ROUNDS" "$RUNTIME" \
-		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" "$lbs" \
+		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" "$lbs" "$SIZES" \
 		>"$out/initramfs.log" 2>&1 ||
 		{ tail "$out/initramfs.log"; die "$tier: initramfs failed"; }
 	log "$label: benchmarking ($(cat "$(kernel_dir "$tier")/release")); console in $out/console.log"
@@ -199,5 +210,27 @@ n=${#labels[@]}
 	done
 	echo "unset multiplot"
 } | gnuplot
+# Memory and load time against size, where the run measured them.
+sized=()
+for l in "${labels[@]}"; do
+	[ -s "$RESULTS/sizes-$l.dat" ] && sized+=("$l")
+done
+rm -f "$RESULTS/sizes.png"
+if [ ${#sized[@]} -gt 0 ]; then
+	{
+		echo "set terminal pngcairo size 1100,$((380 * ${#sized[@]})) font 'sans,9' noenhanced"
+		echo "set output '$RESULTS/sizes.png'"
+		echo "set multiplot layout ${#sized[@]},2"
+		echo "set logscale x 2; set grid; set key left top; set xlabel 'disk size (MiB)'"
+		for l in "${sized[@]}"; do
+			dat=$RESULTS/sizes-$l.dat
+			echo "set title 'kernel $l: memory in use (MiB)'; set ylabel 'MiB'"
+			echo "plot '$dat' using 1:3 with linespoints title 'sbd after load', '' using 1:4 with linespoints title 'sbd after full write', '' using 1:6 with linespoints title 'brd after load', '' using 1:7 with linespoints title 'brd after full write', '' using 1:1 with lines dt 2 lc 'black' title 'size'"
+			echo "set title 'kernel $l: load time (ms)'; set ylabel 'ms'"
+			echo "plot '$dat' using 1:2 with linespoints title 'sbd insmod', '' using 1:5 with linespoints title 'brd modprobe'"
+		done
+		echo "unset multiplot"
+	} | gnuplot
+fi
 log "took $(( $(date +%s) - start ))s; results in $RESULTS/results.md, results.csv, summary.csv, ratios.png"
 cat "$RESULTS/results.md"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vm-bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS [LBS]]]: the in-VM side of
+# vm-bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS [LBS [SIZES]]]]: the in-VM side of
 # scripts/bench.sh (not a test: vm-run-areas.sh runs only tests/NN-*.sh).
 #
 # Loads sbd, brd, null_blk (memory-backed, and "nullb-floor" with no
@@ -16,6 +16,7 @@
 #   @@ bench result ROUND DEV WORKLOAD VALUE      (IOPS, or MiB/s for 1M)
 #   @@ bench memcpy ROUND HOT_MIBS STREAM_MIBS MOVSB_MIBS
 #   @@ bench lbs ROUND BLOCK_SIZE WORKLOAD VALUE (sbd alone, see LBS below)
+#   @@ bench size DEV SIZE_MB LOAD_MS USED_AFTER_LOAD_MB USED_AFTER_FILL_MB
 . ./vm-lib.sh
 SIZE_MB=${1:-512}
 ROUNDS=${2:-3}
@@ -32,6 +33,45 @@ note() { echo "@@ bench note $*"; }
 mkdir -p "$TMP"
 
 say "info kernel $(uname -r) cpus $(nproc) fio $(fio --version) size_mb $SIZE_MB rounds $ROUNDS runtime $RUNTIME ramp $RAMP"
+
+# ---- load time and memory against size --------------------------------------
+# SIZES: comma-separated disk sizes in MiB, or "none".  First, while
+# nothing else holds memory: sbd and brd alone at each size, the time
+# insmod/modprobe takes and the memory in use (MemTotal - MemAvailable,
+# against before the load) after loading and after writing the whole
+# disk once.  sbd allocates and zeroes its whole store at load; brd
+# allocates a page when it is first written.
+mem_used_mb() {
+	awk '/^MemTotal:/ { t = $2 } /^MemAvailable:/ { a = $2 }
+		END { printf "%d", (t - a) / 1024 }' /proc/meminfo
+}
+# Guest time in ms (10 ms steps): busybox date has no %N.
+now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+for mb in $(echo "${9:-none}" | tr ',' ' '); do
+	[ "$mb" = none ] && break
+	avail=$(awk '/^MemAvailable:/ { printf "%d", $2 / 1024 }' /proc/meminfo)
+	if [ $((mb + 512)) -gt "$avail" ]; then
+		note "size $mb MiB skipped: $avail MiB available"
+		continue
+	fi
+	for dev in sbd brd; do
+		sync; echo 3 > /proc/sys/vm/drop_caches
+		base=$(mem_used_mb)
+		t0=$(now_ms)
+		if [ $dev = sbd ]; then
+			insmod "$SBD_KO" nsectors=$((mb * 2048)) hardsect_size=512 && node=/dev/sbd0
+		else
+			modprobe brd rd_nr=1 rd_size=$((mb * 1024)) max_part=0 && node=/dev/ram0
+		fi || { note "size $mb: $dev failed to load"; continue; }
+		t1=$(now_ms)
+		loaded=$(( $(mem_used_mb) - base ))
+		dd if=/dev/zero of="$node" bs=1M count="$mb" oflag=direct 2>/dev/null ||
+			note "size $mb: filling $dev failed"
+		filled=$(( $(mem_used_mb) - base ))
+		say "size $dev $mb $((t1 - t0)) $loaded $filled"
+		if [ $dev = sbd ]; then rmmod sbd; else rmmod brd; fi
+	done
+done
 
 # ---- devices ------------------------------------------------------------
 # DEVS: "LABEL:/dev/NODE" words, in benchmark order.
@@ -174,6 +214,8 @@ randread-2j-qd16-uring-batch|io_uring|--rw=randread --bs=4k --iodepth=16 --numjo
 randwrite-qd1-fsync32|libaio|--rw=randwrite --bs=4k --iodepth=1 --fsync=32
 seqwrite-1m-qd8-fsync8|libaio|--rw=write --bs=1m --iodepth=8 --fsync=8"
 [ "$ONLY" = all ] || WORKLOADS=$(echo "$WORKLOADS" | grep -E "^($ONLY)\|")
+# ONLY=none: no fio rounds (for a run of only the size or LBS tables).
+[ "$ONLY" = none ] && ROUNDS=0
 
 # One fio process per round: fio takes seconds to start under TCG, so
 # every (workload, device) pair of the round is a stonewalled job of the
@@ -241,6 +283,30 @@ while [ $r -le "$ROUNDS" ]; do
 	}' "$TMP/fio.out"
 	r=$((r + 1))
 done
+# ---- is the plug path taken? ------------------------------------------------
+# blk-mq hands a driver's .queue_rqs a whole plugged list only when the
+# submitter plugged several requests.  Count, with the block_unplug
+# tracepoint, how many requests each unplug carried in 1 s of each
+# batched io_uring workload on sbd.
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
+if [ $URING = yes ] && [ -b /dev/sbd0 ] && [ -w $tr/events/block/block_unplug/enable ]; then
+	echo "$WORKLOADS" | grep uring-batch | while IFS='|' read -r name engine args; do
+		echo > $tr/trace
+		echo 1 > $tr/events/block/block_unplug/enable
+		# shellcheck disable=SC2086 # fio arguments, one word each
+		fio --name=probe --filename=/dev/sbd0 --ioengine="$engine" --direct=1 \
+			--time_based --runtime=1 --size="${SIZE_MB}m" $args > /dev/null 2>&1
+		echo 0 > $tr/events/block/block_unplug/enable
+		# "... block_unplug: [fio] 16" (6.12 and later may add more)
+		hist=$(grep -o 'block_unplug: \[[^]]*\] [0-9]*' $tr/trace |
+			awk '{ n[$3]++; t++ } END { for (d in n) printf "%s rq x%d, ", d, n[d]; printf "%d unplugs", t }')
+		note "plug probe $name on sbd0: ${hist:-no unplug traced}"
+	done
+else
+	note "plug probe skipped (io_uring $URING, tracefs block_unplug missing or no sbd0)"
+fi
+
 # ---- sbd by logical block size ---------------------------------------------
 # LBS: comma-separated hardsect_sizes ("4096,16384,65536"; above the page
 # size only on 6.15 and later), or "none".  sbd alone, reloaded with each
@@ -291,6 +357,13 @@ done
 
 for f in /sys/block/*/*/cache_stats; do
 	[ -f "$f" ] && note "$(echo "$f" | cut -d/ -f4) cache_stats: $(tr '\n' ' ' < "$f")"
+done
+# Unload the variants: some say at unload what they counted.
+for ko in /bench/ko/*.ko; do
+	[ -f "$ko" ] || continue
+	n=$(basename "$ko" .ko)
+	rmmod "$n" 2>/dev/null || note "rmmod $n failed"
+	dmesg | grep "$n: bench:" | sed 's/^\[[^]]*\] //' | while read -r l; do note "$l"; done
 done
 say "dmesg $(dmesg | grep -cE "$DMESG_BAD") warnings"
 dmesg | grep -E -A8 "$DMESG_BAD" | head -20 | sed 's/^/@@ bench note dmesg: /'
