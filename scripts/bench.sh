@@ -146,7 +146,8 @@ bench_kernel() {
 	nextra=$(find "$extra/bench/ko" -name '*.ko' | wc -l)
 	mem=$(( SIZE_MB * (6 + nextra) + 1536 ))
 	[ $mem -ge 6144 ] || mem=6144
-	largest=$(echo "$SIZES" | tr ',' '\n' | grep -x '[0-9]*' | sort -n | tail -1)
+	largest=$(echo "$SIZES" | tr ',' '\n' | grep -x '[0-9][0-9]*' | sort -n | tail -1) ||
+		largest="" # SIZES=none
 	[ -z "$largest" ] || [ $mem -ge $((largest + 2048)) ] || mem=$((largest + 2048))
 	mem=${BENCH_VM_MEM:-$mem}
 	SBD_INITRAMFS_EXTRA=$extra "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" \
