@@ -16,7 +16,8 @@ ORDER = ["randread-qd1", "randread-qd1-uring", "randread-qd32",
          "randwrite-qd1", "randwrite-qd1-uring", "randwrite-qd32",
          "randrw70-2j-qd16", "seqread-1m-qd8", "seqwrite-1m-qd8",
          "randread-qd32-uring-batch", "randwrite-qd32-uring-batch",
-         "randread-2j-qd16-uring-batch", "randwrite-qd1-fsync32",
+         "randread-2j-qd16-uring-batch", "randread-qd32-uring-reap16",
+         "randwrite-qd32-uring-reap16", "randwrite-qd1-fsync32",
          "seqwrite-1m-qd8-fsync8"]
 DESC = {
     "randread-qd1": "4k randread QD1 libaio",
@@ -31,6 +32,8 @@ DESC = {
     "randread-qd32-uring-batch": "4k randread QD32 io_uring batch 16",
     "randwrite-qd32-uring-batch": "4k randwrite QD32 io_uring batch 16",
     "randread-2j-qd16-uring-batch": "4k randread 2 jobs QD16 io_uring batch 16",
+    "randread-qd32-uring-reap16": "4k randread QD32 io_uring batch 16, reap 16",
+    "randwrite-qd32-uring-reap16": "4k randwrite QD32 io_uring batch 16, reap 16",
     "randwrite-qd1-fsync32": "4k randwrite QD1, fsync every 32",
     "seqwrite-1m-qd8-fsync8": "1M seq write QD8, fsync every 8",
     "randread-bs-qd1": "randread at the block size QD1",
@@ -91,7 +94,7 @@ def fmt(v):
 
 def parse(path):
     res, settings, memcpy, info, notes, lbs = {}, {}, [], [], [], {}
-    sizes = {}
+    sizes, prof = {}, {}
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -104,6 +107,11 @@ def parse(path):
                 lbs.setdefault((int(w[2]), w[3]), []).append((int(w[1]), float(w[4])))
             elif w[0] == "size" and len(w) == 6:
                 sizes[w[1], int(w[2])] = (int(w[3]), int(w[4]), int(w[5]))
+            elif w[0] == "profile" and len(w) == 5:
+                prof.setdefault((w[1], w[2]), {})[w[3]] = float(w[4])
+            elif w[0] == "profile-total" and len(w) == 5:
+                prof.setdefault((w[1], w[2]), {})[" total"] = float(w[3])
+                prof[w[1], w[2]][" lost"] = float(w[4])
             elif w[0] == "setting":
                 settings[w[1]] = dict(kv.split("=", 1) for kv in w[2:])
             elif w[0] == "memcpy" and len(w) >= 4:
@@ -113,7 +121,53 @@ def parse(path):
                 info.append(" ".join(w[1:]))
             elif w[0] == "note":
                 notes.append(" ".join(w[1:]))
-    return res, settings, memcpy, info, notes, lbs, sizes
+    return res, settings, memcpy, info, notes, lbs, sizes, prof
+
+
+def profile_table(label, prof, out):
+    """Kernel function calls per I/O, per device: a summary for
+    results.md and every function in profile-LABEL.md."""
+    wls = sorted({w for _, w in prof})
+    md = []
+    for w in wls:
+        devs = [d for d in DEV_ORDER + sorted({d for d, _ in prof})
+                if (d, w) in prof]
+        devs = list(dict.fromkeys(devs))
+        funcs = sorted({f for d in devs for f in prof[d, w] if not f.startswith(" ")},
+                       key=lambda f: (-max(prof[d, w].get(f, 0) for d in devs), f))
+        full = [f"# Kernel functions called per I/O, kernel {label}, {w}", "",
+                "From tests/vm-bench.sh's function-tracer phase (BENCH_PROFILE): "
+                "calls by the fio task that submits I/O, outside interrupts, in "
+                "one traced second of the running workload, divided by that "
+                "task's submit_bio() calls; functions called at least 0.5 "
+                "times per I/O.", "",
+                "| function | " + " | ".join(devs) + " |",
+                "|---|" + "---|" * len(devs)]
+        full.append("| **all functions** | " + " | ".join(
+            f"**{prof[d, w].get(' total', 0):.0f}**" for d in devs) + " |")
+        for f in funcs:
+            full.append(f"| {f} | " + " | ".join(
+                f"{prof[d, w][f]:.1f}" if f in prof[d, w] else "-" for d in devs) + " |")
+        with open(f"{out}/profile-{label}-{w}.md", "w") as fh:
+            fh.write("\n".join(full) + "\n")
+        md += [f"Kernel function calls per I/O ({w}; every function, from the "
+               f"function tracer; all of them in `profile-{label}-{w}.md`):", "",
+               "| device | calls per I/O | events lost |", "|---|---|---|"]
+        md += [f"| {d} | {prof[d, w].get(' total', 0):.0f} | "
+               f"{prof[d, w].get(' lost', 0):.0f} |" for d in devs]
+        md.append("")
+        for a, b in (("sbd", "nullb-floor"), ("sbd", "brd"), ("sbdn", "nullb-floor")):
+            if (a, w) not in prof or (b, w) not in prof:
+                continue
+            pa, pb = prof[a, w], prof[b, w]
+            diff = sorted(((pa.get(f, 0) - pb.get(f, 0), f) for f in set(pa) | set(pb)
+                           if not f.startswith(" ")), key=lambda x: (-abs(x[0]), x[1]))
+            more = [f"{f} {v:+.1f}" for v, f in diff if abs(v) >= 0.9][:40]
+            md += [f"- {a} against {b}, calls per I/O that differ by 1 or more "
+                   f"({len([1 for v, _ in diff if abs(v) >= 0.9])} functions): "
+                   + ", ".join(more)]
+        md.append("")
+    return md
 
 
 def size_table(label, sizes, out):
@@ -153,7 +207,7 @@ def main():
     rows = ["kernel,round,device,workload,unit,value"]
     summ = ["kernel,workload,unit,device,median,min,max,ratio_to_brd"]
     for label, path in runs:
-        res, settings, memcpy, info, notes, lbs, sizes = parse(path)
+        res, settings, memcpy, info, notes, lbs, sizes, prof = parse(path)
         devs = [d for d in DEV_ORDER if any(k[0] == d for k in res)]
         devs += sorted({k[0] for k in res} - set(devs))
         wls = [w for w in ORDER if any(k[1] == w for k in res)]
@@ -253,6 +307,8 @@ def main():
             md.append("")
         if sizes:
             md += size_table(label, sizes, out)
+        if prof:
+            md += profile_table(label, prof, out)
         if lbs:
             md += lbs_table(lbs)
             for (bs, w), vals in sorted(lbs.items()):

@@ -31,6 +31,10 @@
 #                        (MiB): load time and memory after loading and
 #                        after one full write ("none": skip); the VM gets
 #                        memory enough for the largest
+#   BENCH_PROFILE=none   or a workload (randread-qd1): after the rounds,
+#                        the kernel functions one I/O of it calls on sbd,
+#                        brd, null_blk, the floor and sbdn, counted with
+#                        the function tracer (profile-KERNEL.md)
 # For experiments: BENCH_ONLY=randread-qd1,... and BENCH_DEVS=sbd,brd,...
 # pick workloads and devices; BENCH_EXTRA_KO=DIR packs DIR/TIER/NAME.ko
 # (an sbd built under another module and disk name) and benchmarks its
@@ -152,7 +156,7 @@ bench_kernel() {
 	mem=${BENCH_VM_MEM:-$mem}
 	SBD_INITRAMFS_EXTRA=$extra "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" \
 		"$out/initramfs.img" vm-bench.sh "$SIZE_MB" "$ROUNDS" "$RUNTIME" \
-		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" "$lbs" "$SIZES" \
+		"$RAMP" "$TUNE" "${BENCH_ONLY:-all}" "${BENCH_DEVS:-all}" "$lbs" "$SIZES" "${BENCH_PROFILE:-none}" \
 		>"$out/initramfs.log" 2>&1 ||
 		{ tail "$out/initramfs.log"; die "$tier: initramfs failed"; }
 	log "$label: benchmarking ($(cat "$(kernel_dir "$tier")/release")); console in $out/console.log"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vm-bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS [LBS [SIZES]]]]: the in-VM side of
+# vm-bench.sh SIZE_MB ROUNDS RUNTIME RAMP TUNE [ONLY [DEVS [LBS [SIZES [PROFILE]]]]]:
+# the in-VM side of
 # scripts/bench.sh (not a test: vm-run-areas.sh runs only tests/NN-*.sh).
 #
 # Loads sbd, brd, null_blk (memory-backed, and "nullb-floor" with no
@@ -17,6 +18,8 @@
 #   @@ bench memcpy ROUND HOT_MIBS STREAM_MIBS MOVSB_MIBS
 #   @@ bench lbs ROUND BLOCK_SIZE WORKLOAD VALUE (sbd alone, see LBS below)
 #   @@ bench size DEV SIZE_MB LOAD_MS USED_AFTER_LOAD_MB USED_AFTER_FILL_MB
+#   @@ bench profile DEV WORKLOAD FUNCTION CALLS_PER_IO
+#   @@ bench profile-total DEV WORKLOAD CALLS_PER_IO EVENTS_LOST
 . ./vm-lib.sh
 SIZE_MB=${1:-512}
 ROUNDS=${2:-3}
@@ -211,8 +214,11 @@ seqwrite-1m-qd8|libaio|--rw=write --bs=1m --iodepth=8
 randread-qd32-uring-batch|io_uring|--rw=randread --bs=4k --iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1 --registerfiles=1 --fixedbufs=1
 randwrite-qd32-uring-batch|io_uring|--rw=randwrite --bs=4k --iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1 --registerfiles=1 --fixedbufs=1
 randread-2j-qd16-uring-batch|io_uring|--rw=randread --bs=4k --iodepth=16 --numjobs=2 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1 --registerfiles=1 --fixedbufs=1
+randread-qd32-uring-reap16|io_uring|--rw=randread --bs=4k --iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=16 --registerfiles=1 --fixedbufs=1
+randwrite-qd32-uring-reap16|io_uring|--rw=randwrite --bs=4k --iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=16 --registerfiles=1 --fixedbufs=1
 randwrite-qd1-fsync32|libaio|--rw=randwrite --bs=4k --iodepth=1 --fsync=32
 seqwrite-1m-qd8-fsync8|libaio|--rw=write --bs=1m --iodepth=8 --fsync=8"
+ALL_WORKLOADS=$WORKLOADS
 [ "$ONLY" = all ] || WORKLOADS=$(echo "$WORKLOADS" | grep -E "^($ONLY)\|")
 # ONLY=none: no fio rounds (for a run of only the size or LBS tables).
 [ "$ONLY" = none ] && ROUNDS=0
@@ -286,31 +292,119 @@ done
 # ---- is the plug path taken? ------------------------------------------------
 # blk-mq hands a driver's .queue_rqs a whole plugged list only when the
 # submitter plugged several requests.  In 1 s of each batched io_uring
-# workload on sbd, count plugged lists started (block_plug) against
-# requests issued (block_rq_issue).  block_unplug is no measure: it
-# fires only when a plug goes through the dispatch list (a scheduler,
-# several queues, or a flush from schedule()), not when blk-mq issues
-# the plugged requests directly or through .queue_rqs.
+# workload on sbd, and of the same workload through libaio (whose
+# io_submit() plugs when handed more than 2 I/Os), count plugged lists
+# started (block_plug) against requests issued (block_rq_issue), the
+# tasks that issued them, and how many I/Os each io_uring_enter() or
+# io_submit() carried.  block_unplug is no measure: it fires only when a
+# plug goes through the dispatch list (a scheduler, several queues, or a
+# flush from schedule()), not when blk-mq issues the plugged requests
+# directly or through .queue_rqs.
 tr=/sys/kernel/tracing
 [ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
+PROBE_EVENTS="block/block_plug block/block_rq_issue syscalls/sys_enter_io_uring_enter syscalls/sys_enter_io_submit"
+probe_events() { # 0 or 1
+	for e in $PROBE_EVENTS; do
+		[ ! -w "$tr/events/$e/enable" ] || echo "$1" > "$tr/events/$e/enable"
+	done
+}
+probe_plug() { # NAME ENGINE ARGS...
+	name=$1 engine=$2
+	shift 2
+	echo > $tr/trace
+	probe_events 1
+	fio --name=probe --filename=/dev/sbd0 --ioengine="$engine" --direct=1 \
+		--time_based --runtime=1 --size="${SIZE_MB}m" "$@" > /dev/null 2>&1
+	probe_events 0
+	plugs=$(grep -c 'block_plug:' $tr/trace)
+	rqs=$(grep -c 'block_rq_issue:' $tr/trace)
+	issuers=$(awk '/block_rq_issue:/ { t = $1; sub(/-[0-9]+$/, "", t); n[t]++ }
+		END { for (t in n) printf " %s x%d", t, n[t] }' $tr/trace)
+	# I/Os handed to the kernel per call, as the tracepoint prints them.
+	calls=$(grep -o '\(to_submit\|nr\): [0-9a-fx]*' $tr/trace | awk '{ n[$2]++ }
+		END { for (v in n) printf " %s x%d", v, n[v] }')
+	note "plug probe $name ($engine) on sbd0: $plugs plugged lists for $rqs requests issued (by$issuers); I/Os per submit call:${calls:- not traced}"
+}
 if [ $URING = yes ] && [ -b /dev/sbd0 ] && [ -w $tr/events/block/block_plug/enable ]; then
 	# Room for every event of 1 s (about 50 bytes each), none overwritten.
 	echo 16384 > $tr/buffer_size_kb
-	echo "$WORKLOADS" | grep uring-batch | while IFS='|' read -r name engine args; do
-		echo > $tr/trace
-		echo 1 > $tr/events/block/block_plug/enable
-		echo 1 > $tr/events/block/block_rq_issue/enable
+	echo "$WORKLOADS" | grep 'uring-batch\|uring-reap' | while IFS='|' read -r name engine args; do
 		# shellcheck disable=SC2086 # fio arguments, one word each
-		fio --name=probe --filename=/dev/sbd0 --ioengine="$engine" --direct=1 \
-			--time_based --runtime=1 --size="${SIZE_MB}m" $args > /dev/null 2>&1
-		echo 0 > $tr/events/block/block_rq_issue/enable
-		echo 0 > $tr/events/block/block_plug/enable
-		plugs=$(grep -c 'block_plug:' $tr/trace)
-		rqs=$(grep -c 'block_rq_issue:' $tr/trace)
-		note "plug probe $name on sbd0: $plugs plugged lists for $rqs requests issued"
+		probe_plug "$name" "$engine" $args
+		# shellcheck disable=SC2046 # the same arguments
+		probe_plug "$name" libaio $(echo "$args" | sed 's/--registerfiles=1//; s/--fixedbufs=1//')
 	done
 else
 	note "plug probe skipped (io_uring $URING, tracefs block_plug missing or no sbd0)"
+fi
+
+# ---- kernel function calls per I/O -----------------------------------------
+# PROFILE: a workload name (e.g. randread-qd1) or "none".  For each of
+# sbd, brd, null_blk, the floor and the no-copy sbd: which kernel
+# functions one I/O calls, and how often, from the function tracer
+# (every function, no filter).  fio runs the workload in the background;
+# once it is past its start-up, the tracer follows fio's processes for
+# one second.  Only the task that submits I/O is counted, outside
+# interrupts, and every count is divided by that task's submit_bio()
+# calls, one per I/O.  Function counts, not instructions: under -icount
+# the IOPS tables give instructions per I/O.
+PROFILE=${10:-none}
+# prof_window NODE ENGINE ARGS...: "@@ bench profile" lines for $l.
+prof_window() {
+	node=$1 engine=$2
+	shift 2
+	echo 0 > $tr/tracing_on
+	echo > $tr/trace
+	fio --name=prof --filename="$node" --ioengine="$engine" --direct=1 \
+		--time_based --runtime=60 --size="${SIZE_MB}m" "$@" > /dev/null 2>&1 &
+	fpid=$!
+	sleep 5
+	pidof fio > $tr/set_ftrace_pid
+	echo 1 > $tr/tracing_on
+	sleep 1
+	echo 0 > $tr/tracing_on
+	kill "$fpid"
+	wait "$fpid"
+	lost=$(cat $tr/per_cpu/cpu*/stats | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+	# "  fio-123  [001] d..1.  12.345678: func <-parent": the task that
+	# called submit_bio() most; flags without h/s/H/z (no interrupt).
+	awk -v d="$l" -v w="$PROFILE" -v lost="$lost" '
+		$4 !~ /:$/ { next }
+		{ f = $5; sub(/\(.*/, "", f) }
+		f == "submit_bio" { ios[$1]++ }
+		substr($3, 3, 1) !~ /[hsHz]/ { n[$1 " " f]++ }
+		END {
+			for (t in ios) if (ios[t] > best) { best = ios[t]; task = t }
+			if (!best) { printf "@@ bench note profile %s: no submit_bio traced\n", d; exit }
+			for (k in n) {
+				split(k, a, " ")
+				if (a[1] != task) continue
+				per = n[k] / best
+				total += per
+				if (per >= 0.5) printf "@@ bench profile %s %s %s %.2f\n", d, w, a[2], per
+			}
+			printf "@@ bench profile-total %s %s %.1f %d\n", d, w, total, lost
+			printf "@@ bench note profile %s: %d I/Os traced\n", d, best
+		}' $tr/trace
+}
+if [ "$PROFILE" != none ] && [ -w $tr/set_ftrace_pid ]; then
+	line=$(echo "$ALL_WORKLOADS" | grep "^$PROFILE|" | head -1)
+	pengine=$(echo "$line" | cut -d'|' -f2)
+	pargs=$(echo "$line" | cut -d'|' -f3)
+	echo 65536 > $tr/buffer_size_kb
+	# 6.16 and later may print each function's arguments: names only.
+	[ ! -w $tr/options/func-args ] || echo 0 > $tr/options/func-args
+	echo function > $tr/current_tracer
+	for d in $DEVS; do
+		l=${d%%:*} n=${d#*:}
+		case $l in sbd | brd | null_blk | nullb-floor | sbdn) ;; *) continue ;; esac
+		apply "$l" "$n"
+		# shellcheck disable=SC2086 # fio arguments, one word each
+		prof_window "$n" "$pengine" $pargs
+	done
+	echo nop > $tr/current_tracer
+	echo > $tr/set_ftrace_pid
+	echo 1408 > $tr/buffer_size_kb
 fi
 
 # ---- sbd by logical block size ---------------------------------------------
