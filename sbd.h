@@ -34,6 +34,21 @@
 #endif
 
 /*
+ * sbd_rq_list: the list of requests blk-mq hands to .queue_rqs.  It was
+ * a bare chain ("struct request *", popped with the rq_list_pop() macro)
+ * until the rq_list type with head and tail (a3396b99990d "block: add a
+ * rq_list type", 6.13, and backported to 6.12 stable kernels, Debian's
+ * among them).  rq_list_pop() is a macro before that change and an
+ * inline function after it, which tells the two apart where a version
+ * number cannot.  Either way rq_list_pop(list) takes a pointer to it.
+ */
+#ifdef rq_list_pop
+typedef struct request *sbd_rq_list;
+#else
+typedef struct rq_list sbd_rq_list;
+#endif
+
+/*
  * 6.14 made merging unconditional and removed BLK_MQ_F_SHOULD_MERGE;
  * before it, a tag set had to ask for merges.
  */

@@ -20,9 +20,9 @@
 #                        is sbd built as module and disk NAME
 #                        (bench/variant.py) from SOURCE = "head" (this
 #                        tree), "nocopy" (this tree with the copy left
-#                        out: the request path alone), "queuerqs" (this
-#                        tree plus a .queue_rqs handler with batched
-#                        completion; 6.12 and later) or a commit, loaded
+#                        out: the request path alone), "noqueuerqs" (this
+#                        tree without its .queue_rqs handler) or a
+#                        commit, loaded
 #                        with PARAMS (comma-separated) added.  The default:
 #                        sbd's request path without its copy, sbd with a
 #                        64 MiB power-cut write cache, and sbd as of
@@ -82,7 +82,7 @@ for v in $VARIANTS; do
 	vsrc=$work/variants/$name-src
 	mkdir -p "$vsrc"
 	case $source in
-	head | nocopy | queuerqs) cp "$SBD_ROOT/sbd.c" "$SBD_ROOT/sbd.h" "$vsrc/" ;;
+	head | nocopy | noqueuerqs) cp "$SBD_ROOT/sbd.c" "$SBD_ROOT/sbd.h" "$vsrc/" ;;
 	*)
 		git -C "$SBD_ROOT" show "$source:sbd.c" > "$vsrc/sbd.c" &&
 			git -C "$SBD_ROOT" show "$source:sbd.h" > "$vsrc/sbd.h" ||
@@ -90,7 +90,7 @@ for v in $VARIANTS; do
 		;;
 	esac
 	feat=""
-	case $source in nocopy | queuerqs) feat=$source ;; esac
+	case $source in nocopy | noqueuerqs) feat=$source ;; esac
 	# shellcheck disable=SC2086 # no feature, or one word
 	/usr/bin/python3 "$SBD_ROOT/bench/variant.py" "$name" "$vsrc" \
 		"$work/variants/$name" $feat || die "variant $name: bench/variant.py failed"

@@ -381,7 +381,7 @@ prof_window() {
 				if (a[1] != task) continue
 				per = n[k] / best
 				total += per
-				if (per >= 0.5) printf "@@ bench profile %s %s %s %.2f\n", d, w, a[2], per
+				if (per >= 0.1) printf "@@ bench profile %s %s %s %.2f\n", d, w, a[2], per
 			}
 			printf "@@ bench profile-total %s %s %.1f %d\n", d, w, total, lost
 			printf "@@ bench note profile %s: %d I/Os traced\n", d, best
