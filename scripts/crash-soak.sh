@@ -7,6 +7,9 @@
 #
 #   KERNEL=6.12 (default), 6.1 or 7.2
 #   ITERATIONS=20     rounds per filesystem (about 15-30 s each)
+#   CUT_WITHIN=10     cut 1 to this many seconds (seeded) after the first
+#                     file is durable; longer rounds record more files
+#                     (14-powercut.sh cuts within 3 s, for time)
 #   SEED=N            the first round's seed (default: random, printed)
 #
 # Ends with "N passed, N failed" over every check of every round.
@@ -15,6 +18,10 @@ need_root
 export KERNELS=${KERNEL:-6.12}
 tier=$(kernel_tiers)
 ITERATIONS=${ITERATIONS:-20}
+CUT_WITHIN=${CUT_WITHIN:-10}
+case $CUT_WITHIN in
+''|*[!0-9]*|0|1) die "CUT_WITHIN must be a whole number of seconds, 2 or more" ;;
+esac
 out=$SBD_OUT/crash-soak
 mkdir -p "$out"
 "$SBD_ROOT/scripts/install-deps.sh"
@@ -23,11 +30,11 @@ mkdir -p "$out"
 "$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
 	{ tail "$out/build.log"; die "build failed"; }
 "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-	vm-crash-soak.sh "$ITERATIONS" ${SEED:+"$SEED"} >"$out/initramfs.log" 2>&1 ||
+	vm-crash-soak.sh "$ITERATIONS" "$CUT_WITHIN" ${SEED:+"$SEED"} >"$out/initramfs.log" 2>&1 ||
 	{ tail "$out/initramfs.log"; die "initramfs failed"; }
 log "booting; $ITERATIONS rounds per filesystem; console in $out/console.log"
 passed=0 failed=0
-VM_TIMEOUT=${VM_TIMEOUT:-$((600 + ITERATIONS * 2 * 90))} \
+VM_TIMEOUT=${VM_TIMEOUT:-$((600 + ITERATIONS * 2 * (90 + CUT_WITHIN)))} \
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" \
 	"$out/console.log" || { failed=$((failed + 1)); echo "FAIL vm-finished"; }
 while IFS= read -r line; do

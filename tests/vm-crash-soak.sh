@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vm-crash-soak.sh ITERATIONS [SEED]: inside the VM, crash-consistency
-# rounds (vm-crashloop.sh) on ext4 and xfs, cycling through the power-cut
-# policies; scripts/crash-soak.sh boots it.  One "@@ ok/FAIL" line per
-# check; a round's seed is printed before it.
+# vm-crash-soak.sh ITERATIONS CUT_WITHIN [SEED]: inside the VM,
+# crash-consistency rounds (vm-crashloop.sh) on ext4 and xfs, cycling
+# through the power-cut policies, each cut 1 to CUT_WITHIN seconds after
+# the first durable file; scripts/crash-soak.sh boots it.  One
+# "@@ ok/FAIL" line per check; a round's seed is printed before it.
 . ./vm-lib.sh
 . ./vm-crashloop.sh
 export AREA=crash-soak
 ITERATIONS=${1:-20}
-seed=${2:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+export CL_CUT_SPREAD=$(((${2:-10} - 1) * 10))
+seed=${3:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 mkdir -p "$MNT" "$TMP"
-echo "@@ | first seed $seed"
+echo "@@ | first seed $seed, cuts 1 to ${2:-10} s after the first durable file"
 for fs in ext4 xfs; do
 	case $fs in
 	ext4) sectors=131072 mkfs="mkfs.ext4 -q -F" ;;

@@ -84,8 +84,10 @@ cl_fsck() {
 }
 
 # cl_round NAME FS SEED POLICY: one round on /dev/sbd0, which holds an
-# FS filesystem and is not mounted.  The cut comes 1.0 to 2.9 s (from SEED)
-# after the workload recorded its first durable file.  Returns non-zero
+# FS filesystem and is not mounted.  The cut comes 1.0 to 2.9 s (from SEED;
+# up to 1 + CL_CUT_SPREAD/10 s when set) after the workload recorded its
+# first durable file: the longer, the more files are durable by then
+# (1 or 2 at the default, which keeps a round short).  Returns non-zero
 # (after reporting) if the disk is not left usable for another round.
 cl_round() {
 	_t=$1 _fs=$2 _seed=$3 _policy=$4
@@ -103,7 +105,7 @@ cl_round() {
 		sleep 0.1
 		_n=$((_n + 1))
 	done
-	_delay=$((_seed % 20 + 10))
+	_delay=$((_seed % ${CL_CUT_SPREAD:-20} + 10))
 	sleep "$((_delay / 10)).$((_delay % 10))"
 	check "$_t/cut" sh -c "echo off > $SBD_SYS/power"
 	# The workload stops at its first failed I/O; give it 60 s.
