@@ -10,6 +10,8 @@
 #   ICOUNT=3             QEMU -icount shift (see below); ICOUNT=0: wall clock
 #   PARALLEL=1           boot the kernels' VMs at the same time (0: in turn)
 #   BENCH_VM_MEM=MiB     guest memory (default: enough for the disks, >= 6144)
+#   VM_CPUS=2            guest vCPUs; for ICOUNT=0 use 1 (one busy host
+#                        thread per VM: less noise on a small host)
 #   BENCH_REPORT_ONLY=1  only redo the tables and chart from the last run
 #   BENCH_RESULTS=bench/results where the table, CSVs and chart go
 #   BENCH_LBS=4096,16384,65536  sbd alone at these logical block sizes
@@ -194,7 +196,7 @@ src=$(git -C "$SBD_ROOT" log -1 --format='%h %cs' -- sbd.c sbd.h 2>/dev/null || 
 git -C "$SBD_ROOT" diff --quiet HEAD -- sbd.c sbd.h 2>/dev/null ||
 	src="$src + uncommitted changes"
 src="$src; sha256 sbd.c $(sha256sum "$SBD_ROOT/sbd.c" | cut -c1-12), sbd.h $(sha256sum "$SBD_ROOT/sbd.h" | cut -c1-12)"
-BENCH_CMD="KERNELS=\"$KERNELS\" ROUNDS=$ROUNDS SIZE_MB=$SIZE_MB RUNTIME=$RUNTIME RAMP=$RAMP ICOUNT=$ICOUNT${BENCH_ONLY:+ BENCH_ONLY=$BENCH_ONLY}${BENCH_DEVS:+ BENCH_DEVS=$BENCH_DEVS} BENCH_VARIANTS=\"${VARIANTS:-none}\" scripts/bench.sh" \
+BENCH_CMD="${VM_CPUS:+VM_CPUS=$VM_CPUS }KERNELS=\"$KERNELS\" ROUNDS=$ROUNDS SIZE_MB=$SIZE_MB RUNTIME=$RUNTIME RAMP=$RAMP ICOUNT=$ICOUNT${BENCH_ONLY:+ BENCH_ONLY=$BENCH_ONLY}${BENCH_DEVS:+ BENCH_DEVS=$BENCH_DEVS} BENCH_VARIANTS=\"${VARIANTS:-none}\" scripts/bench.sh" \
 BENCH_SOURCE=$src /usr/bin/python3 "$SBD_ROOT/bench/report.py" "$RESULTS" "${reports[@]}"
 
 # The chart: one panel per kernel, each device's ratio to brd per workload.
