@@ -68,7 +68,12 @@ while [ $rounds -lt 30 ]; do
 			unloaded=$((unloaded + 1))
 			break
 		fi
-		grep -q 'in use' "$TMP/rmmod.err" ||
+		# Busy is either kmod's "in use" (it read a refcount) or
+		# EAGAIN: an opener took a reference between kmod's read and
+		# delete_module(), whose try_stop_module() then says
+		# -EWOULDBLOCK.  Any other error is a failure.
+		grep -q -e 'in use' -e 'Resource temporarily unavailable' \
+			"$TMP/rmmod.err" ||
 			errs="$errs rmmod-$rounds:$(cat "$TMP/rmmod.err")"
 	done
 	wait $racer
