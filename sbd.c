@@ -41,7 +41,8 @@
 #define SBD_NAME		"sbd"
 /* Minor numbers per disk: the disk itself and up to 15 partitions. */
 #define SBD_MINORS		16
-#define SBD_DEFAULT_NSECTORS	131072		/* 64 MiB of 512-byte sectors */
+/* Without nsectors=, a disk is 64 MiB whatever its block size. */
+#define SBD_DEFAULT_BYTES	SZ_64M
 #define SBD_DEFAULT_SECT_SIZE	512
 /*
  * Largest request the block layer may send us.  A RAM disk has no
@@ -53,11 +54,19 @@
 /* Discard and write-zeroes memset the range: bound each request too. */
 #define SBD_MAX_ZERO_SECTORS	(SZ_64M >> SECTOR_SHIFT)
 /*
+ * With a write cache, a discard or write-zeroes also copies what it
+ * overwrites into the log, all under the disk's lock: no more than a
+ * write may (SBD_MAX_REQUEST_SECTORS), so that no request holds the
+ * lock for more than 4 MiB of log and 4 MiB of store.
+ */
+#define SBD_MAX_CACHED_ZERO_SECTORS	SBD_MAX_REQUEST_SECTORS
+/*
  * Requests, discards and write-zeroes are whole logical blocks: each
  * limit must be a whole number of the largest block sbd accepts.
  */
 static_assert(SBD_MAX_REQUEST_SECTORS % (SBD_MAX_BLOCK_SIZE >> SECTOR_SHIFT) == 0);
 static_assert(SBD_MAX_ZERO_SECTORS % (SBD_MAX_BLOCK_SIZE >> SECTOR_SHIFT) == 0);
+static_assert(SBD_DEFAULT_BYTES % SBD_MAX_BLOCK_SIZE == 0);
 #define SBD_QUEUE_DEPTH		128
 /* Each disk takes SBD_MINORS minors; 64 disks is plenty for testing. */
 #define SBD_MAX_DEVICES		64	/* keep in MODULE_PARM_DESC(ndevices) */
@@ -73,21 +82,50 @@ static_assert(SBD_MAX_ZERO_SECTORS % (SBD_MAX_BLOCK_SIZE >> SECTOR_SHIFT) == 0);
  * that every bad value, a non-number included, is refused with one line
  * naming the parameter, the value and what is allowed.  (The stock
  * integer parsers fail before init with a generic message, and -ERANGE
- * instead of -EINVAL for an overflow.)  Numbers are decimal, as the
- * README says: base 0 would read "010" as 8 and take "0x10".
+ * instead of -EINVAL for an overflow.)
  */
 struct sbd_param {
 	u64 value;
 	bool parsed;		/* false if the text was not a valid value */
+	bool given;		/* on the command line, not the default */
 	char text[24];		/* as the user typed it, for messages */
 };
+
+/*
+ * The one number parser, for module parameters and sysfs files alike:
+ * the @len characters at @s must be decimal digits, nothing else, and
+ * fit in a u64.  kstrtou64() alone would also take a leading "+" and a
+ * trailing newline, and base 0 would read "010" as 8 and take "0x10".
+ * More than 20 digits is refused, leading zeros or not, so that a
+ * caller that splits its input into tokens never cuts one in two.
+ */
+static bool sbd_parse_decimal(const char *s, size_t len, u64 *value)
+{
+	char digits[21];	/* U64_MAX has 20 */
+	size_t i;
+
+	if (!len || len >= sizeof(digits))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isdigit(s[i]))
+			return false;
+	memcpy(digits, s, len);
+	digits[len] = '\0';
+	return !kstrtou64(digits, 10, value);
+}
+
+static void sbd_param_keep_text(struct sbd_param *p, const char *val)
+{
+	strscpy(p->text, val, sizeof(p->text));
+	p->given = true;
+}
 
 static int sbd_param_set(const char *val, const struct kernel_param *kp)
 {
 	struct sbd_param *p = kp->arg;
 
-	strscpy(p->text, val, sizeof(p->text));
-	p->parsed = !kstrtou64(val, 10, &p->value);
+	sbd_param_keep_text(p, val);
+	p->parsed = sbd_parse_decimal(val, strlen(val), &p->value);
 	return 0;
 }
 
@@ -108,13 +146,12 @@ static const struct kernel_param_ops sbd_param_ops = {
 	.get = sbd_param_get,
 };
 
-static struct sbd_param nsectors = {
-	.value = SBD_DEFAULT_NSECTORS, .parsed = true,
-};
+/* Without nsectors=, sbd_check_params() sets it to 64 MiB of sectors. */
+static struct sbd_param nsectors = { .parsed = true };
 module_param_cb(nsectors, &sbd_param_ops, &nsectors, 0444);
 __MODULE_PARM_TYPE(nsectors, "ullong");
 MODULE_PARM_DESC(nsectors,
-		 "Size of each disk in hardsect_size-byte sectors (default 131072, i.e. 64 MiB at 512 bytes)");
+		 "Size of each disk in hardsect_size-byte sectors (default: 64 MiB, i.e. 131072 at 512 bytes, 16384 at 4096)");
 
 static struct sbd_param hardsect_size = {
 	.value = SBD_DEFAULT_SECT_SIZE, .parsed = true,
@@ -135,21 +172,16 @@ MODULE_PARM_DESC(ndevices,
 static bool sbd_parse_bytes(const char *text, u64 *bytes)
 {
 	static const char suffixes[] = "KMGT";
-	size_t len = strcspn(text, "\n");
+	size_t len = strlen(text);
 	unsigned int shift = 0;
 	const char *suffix;
-	char digits[24];
 
 	suffix = len ? strchr(suffixes, toupper(text[len - 1])) : NULL;
 	if (suffix) {
 		shift = 10 * (suffix - suffixes + 1);
 		len--;
 	}
-	if (!len || len >= sizeof(digits))
-		return false;
-	memcpy(digits, text, len);
-	digits[len] = '\0';
-	return !kstrtou64(digits, 10, bytes) &&
+	return sbd_parse_decimal(text, len, bytes) &&
 	       !check_shl_overflow(*bytes, shift, bytes);
 }
 
@@ -157,7 +189,7 @@ static int sbd_size_param_set(const char *val, const struct kernel_param *kp)
 {
 	struct sbd_param *p = kp->arg;
 
-	strscpy(p->text, val, sizeof(p->text));
+	sbd_param_keep_text(p, val);
 	p->parsed = sbd_parse_bytes(val, &p->value);
 	return 0;
 }
@@ -188,7 +220,7 @@ static int sbd_bool_param_set(const char *val, const struct kernel_param *kp)
 	/* A bare "readonly", as for any bool parameter, means Y. */
 	if (!val)
 		val = "Y";
-	strscpy(p->text, val, sizeof(p->text));
+	sbd_param_keep_text(p, val);
 	p->parsed = sysfs_streq(val, "1") || sysfs_streq(val, "Y") ||
 		    sysfs_streq(val, "y");
 	p->value = p->parsed;
@@ -250,8 +282,15 @@ struct sbd_cache {
 	size_t count;		/* entries in the log; 0: all writes durable */
 	bool wrapped;		/* entries run @head..@end, then 0..@tail */
 	bool off;		/* power cut: every request fails */
+	/*
+	 * A bit per logical block, all clear between cuts, for the cut's
+	 * walk (sbd_cache_rollback()).  Allocated at load, so that a cut
+	 * never fails for want of memory.
+	 */
+	unsigned long *pinned;
 	/* Counters for cache_stats, under the disk's lock. */
-	u64 unflushed_bytes, flushes, fua_writes, destaged_bytes, cuts;
+	u64 unflushed_bytes, flushes, fua_writes, fua_bytes;
+	u64 destaged_bytes, cuts;
 	u64 last_cut_ns;
 	/* The power switch and the policy, under @mutex. */
 	struct mutex mutex;
@@ -270,6 +309,8 @@ struct sbd_device {
 	struct mutex badblocks_edit_lock; /* one sysfs edit at a time */
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
+	bool added;			/* add_disk() succeeded */
+	struct completion released;	/* the gendisk's last reference is gone */
 };
 
 static int sbd_major;
@@ -458,6 +499,14 @@ static const struct blk_mq_ops sbd_mq_ops = {
 	.queue_rqs = sbd_queue_rqs,
 };
 
+/* Called once the last reference to a disk that was added is dropped. */
+static void sbd_free_disk(struct gendisk *disk)
+{
+	struct sbd_device *dev = disk->private_data;
+
+	complete(&dev->released);
+}
+
 /*
  * Nothing to do on open or release: a RAM disk has no media to check.
  * .owner makes the block layer pin the module while the disk is open or
@@ -465,6 +514,7 @@ static const struct blk_mq_ops sbd_mq_ops = {
  */
 static const struct block_device_operations sbd_fops = {
 	.owner = THIS_MODULE,
+	.free_disk = sbd_free_disk,
 };
 
 /* ------------------------------------------------------------------ */
@@ -588,6 +638,7 @@ static blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
 	c->count++;
 	if (fua) {
 		c->fua_writes++;
+		c->fua_bytes += len;
 	} else if (durable) {
 		c->destaged_bytes += len;
 	} else {
@@ -712,9 +763,10 @@ static u64 sbd_cache_undo(struct sbd_device *dev,
  * entry.  Once all are processed, unpinned blocks hold what they held
  * before the oldest logged write: durable data.  Returns bytes undone.
  */
-static u64 sbd_cache_rollback(struct sbd_device *dev, unsigned long *pinned)
+static u64 sbd_cache_rollback(struct sbd_device *dev)
 {
 	struct sbd_cache *c = &dev->cache;
+	unsigned long *pinned = c->pinned;
 	unsigned int shift = ilog2(dev->sect_size);
 	u64 rnd = c->seed, undone = 0;
 	struct sbd_log_entry *e;
@@ -745,24 +797,40 @@ static u64 sbd_cache_rollback(struct sbd_device *dev, unsigned long *pinned)
 		}
 		cond_resched();
 	}
+	/* Leave every bit clear for the next cut: the log's blocks only. */
+	for (i = 0, off = c->newest; i < c->count; i++, off = e->prev) {
+		e = sbd_log_at(c, off);
+		bitmap_clear(pinned, e->pos >> shift, e->len >> shift);
+	}
 	return undone;
 }
 
+/*
+ * The store changed under the page cache: drop what the whole disk and
+ * each partition cached, or a process that keeps the disk open would
+ * read the old data back.  invalidate_bdev() drops clean pages only,
+ * which is all a disk whose power is off can have (no write reached
+ * it); open_mutex keeps partitions from going away meanwhile.
+ */
+static void sbd_drop_page_cache(struct gendisk *disk)
+{
+	struct block_device *part;
+	unsigned long idx;
+
+	mutex_lock(&disk->open_mutex);
+	xa_for_each(&disk->part_tbl, idx, part)
+		invalidate_bdev(part);
+	mutex_unlock(&disk->open_mutex);
+}
+
 /* Cut the power; the caller holds c->mutex and the power is on. */
-static int sbd_power_cut(struct sbd_device *dev)
+static void sbd_power_cut(struct sbd_device *dev)
 {
 	struct request_queue *q = dev->disk->queue;
 	struct sbd_cache *c = &dev->cache;
-	unsigned long *pinned;
 	unsigned int memflags;
 	size_t entries;
 	u64 start, undone;
-
-	/* Before the freeze: allocating while frozen must not do I/O. */
-	pinned = kvcalloc(BITS_TO_LONGS(dev->size >> ilog2(dev->sect_size)),
-			  sizeof(long), GFP_KERNEL);
-	if (!pinned)
-		return -ENOMEM;
 
 	/*
 	 * Once frozen, no request is in flight and none starts before the
@@ -773,7 +841,7 @@ static int sbd_power_cut(struct sbd_device *dev)
 	memflags = sbd_freeze_queue(q);
 	start = ktime_get_ns();
 	entries = c->count;
-	undone = sbd_cache_rollback(dev, pinned);
+	undone = sbd_cache_rollback(dev);
 	spin_lock(&dev->lock);
 	c->count = 0;
 	c->unflushed_bytes = 0;
@@ -782,11 +850,47 @@ static int sbd_power_cut(struct sbd_device *dev)
 	WRITE_ONCE(c->off, true);
 	spin_unlock(&dev->lock);
 	sbd_unfreeze_queue(q, memflags);
-	kvfree(pinned);
+	/* Reads fail while the power is off: nothing can cache again. */
+	sbd_drop_page_cache(dev->disk);
 
 	pr_info("%s: power cut: %zu writes in the cache, %llu bytes undone in %llu us\n",
 		dev->disk->disk_name, entries, undone,
 		div_u64(c->last_cut_ns, NSEC_PER_USEC));
+}
+
+/* Undo sbd_cache_init(); harmless on a disk without a cache. */
+static void sbd_cache_free(struct sbd_device *dev)
+{
+	kvfree(dev->cache.pinned);
+	vfree(dev->cache.log);
+	dev->cache.pinned = NULL;
+	dev->cache.log = NULL;
+}
+
+/*
+ * Give @dev a write cache of @bytes, and the cut's bitmap.  Neither is
+ * zeroed: an entry is written before it is ever read, and the bitmap is
+ * cleared here once and by each cut after it.
+ */
+static int sbd_cache_init(struct sbd_device *dev, unsigned int index,
+			  size_t bytes)
+{
+	struct sbd_cache *c = &dev->cache;
+	size_t bitmap = BITS_TO_LONGS(dev->size >> ilog2(dev->sect_size)) *
+			sizeof(long);
+
+	mutex_init(&c->mutex);
+	c->size = bytes;
+	c->log = __vmalloc(bytes, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+				  __GFP_NOWARN);
+	c->pinned = kvzalloc(bitmap, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+				     __GFP_NOWARN);
+	if (!c->log || !c->pinned) {
+		pr_err("sbd%u: cannot allocate %zu bytes for the write cache\n",
+		       index, bytes + bitmap);
+		sbd_cache_free(dev);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -829,21 +933,36 @@ static ssize_t sbd_badblocks_show(struct device *d,
 }
 
 /*
- * One decimal number from *@p, after blanks: the whole token or nothing.
- * A token too long for a u64 is refused, never cut into two numbers.
+ * sysfs input is read a blank-separated word at a time: the next word
+ * of *@p (moved past it), its length in *@len; NULL when none is left.
  */
-static bool sbd_parse_token(const char **p, u64 *value)
+static const char *sbd_next_word(const char **p, size_t *len)
 {
 	const char *s = skip_spaces(*p);
-	size_t len = strcspn(s, " \t\n");
-	char digits[24];
 
-	if (!len || len >= sizeof(digits) || !isdigit(*s))
-		return false;
-	memcpy(digits, s, len);
-	digits[len] = '\0';
-	*p = s + len;
-	return !kstrtou64(digits, 10, value);
+	*len = strcspn(s, " \t\n");
+	*p = s + *len;
+	return *len ? s : NULL;
+}
+
+static bool sbd_word_is(const char *word, size_t len, const char *name)
+{
+	return word && len == strlen(name) && !memcmp(word, name, len);
+}
+
+/* The next word of *@p as one decimal number: the whole word or nothing. */
+static bool sbd_parse_token(const char **p, u64 *value)
+{
+	size_t len;
+	const char *word = sbd_next_word(p, &len);
+
+	return word && sbd_parse_decimal(word, len, value);
+}
+
+/* Nothing but blanks (and the newline echo adds) left in @p. */
+static bool sbd_input_ends(const char *p)
+{
+	return !*skip_spaces(p);
 }
 
 /*
@@ -891,7 +1010,7 @@ static ssize_t sbd_badblocks_store(struct device *d,
 
 	if ((buf[0] != '+' && buf[0] != '-') ||
 	    !sbd_parse_token(&p, &start) || !sbd_parse_token(&p, &count) ||
-	    *skip_spaces(p) || count == 0 || start >= capacity ||
+	    !sbd_input_ends(p) || count == 0 || start >= capacity ||
 	    count > capacity - start)
 		return -EINVAL;
 
@@ -938,7 +1057,7 @@ static ssize_t power_store(struct device *d, struct device_attribute *attr,
 	if (off == c->off)
 		err = -EINVAL;
 	else if (off)
-		err = sbd_power_cut(dev);
+		sbd_power_cut(dev);
 	else
 		WRITE_ONCE(c->off, false);
 	mutex_unlock(&c->mutex);
@@ -951,7 +1070,8 @@ static DEVICE_ATTR_RW(power);
  * "none" (all lost), "all" (none lost), "random SEED PERCENT" (each
  * kept with PERCENT % probability), "torn SEED" (each kept with 50 %,
  * and half of those kept only in part, block by block).  Decimal
- * numbers; anything else is -EINVAL and changes nothing.
+ * numbers (sbd_parse_decimal()); anything else is -EINVAL and changes
+ * nothing.
  */
 static ssize_t powercut_policy_show(struct device *d,
 				    struct device_attribute *attr, char *buf)
@@ -983,26 +1103,26 @@ static ssize_t powercut_policy_store(struct device *d,
 				     const char *buf, size_t len)
 {
 	struct sbd_cache *c = &to_sbd(d)->cache;
-	char word[8], seed_text[24], percent_text[24], extra;
 	enum sbd_cut_policy policy;
-	unsigned int percent = 0;
-	u64 seed = 0;
-	int n;
+	u64 seed = 0, percent = 0;
+	const char *p = buf, *word;
+	size_t word_len;
 
-	n = sscanf(buf, "%7s %23s %23s %c", word, seed_text, percent_text,
-		   &extra);
-	if (n == 1 && !strcmp(word, "none"))
+	word = sbd_next_word(&p, &word_len);
+	if (sbd_word_is(word, word_len, "none"))
 		policy = SBD_CUT_NONE;
-	else if (n == 1 && !strcmp(word, "all"))
+	else if (sbd_word_is(word, word_len, "all"))
 		policy = SBD_CUT_ALL;
-	else if (n == 3 && !strcmp(word, "random") &&
-		 !kstrtou64(seed_text, 10, &seed) &&
-		 !kstrtouint(percent_text, 10, &percent) && percent <= 100)
+	else if (sbd_word_is(word, word_len, "random") &&
+		 sbd_parse_token(&p, &seed) && sbd_parse_token(&p, &percent) &&
+		 percent <= 100)
 		policy = SBD_CUT_RANDOM;
-	else if (n == 2 && !strcmp(word, "torn") &&
-		 !kstrtou64(seed_text, 10, &seed))
+	else if (sbd_word_is(word, word_len, "torn") &&
+		 sbd_parse_token(&p, &seed))
 		policy = SBD_CUT_TORN;
 	else
+		return -EINVAL;
+	if (!sbd_input_ends(p))
 		return -EINVAL;
 
 	mutex_lock(&c->mutex);
@@ -1020,19 +1140,20 @@ static ssize_t cache_stats_show(struct device *d,
 {
 	struct sbd_device *dev = to_sbd(d);
 	struct sbd_cache *c = &dev->cache;
-	u64 v[6];
+	u64 v[7];
 
 	spin_lock(&dev->lock);
 	v[0] = c->unflushed_bytes;
 	v[1] = c->flushes;
 	v[2] = c->fua_writes;
-	v[3] = c->destaged_bytes;
-	v[4] = c->cuts;
-	v[5] = div_u64(c->last_cut_ns, NSEC_PER_USEC);
+	v[3] = c->fua_bytes;
+	v[4] = c->destaged_bytes;
+	v[5] = c->cuts;
+	v[6] = div_u64(c->last_cut_ns, NSEC_PER_USEC);
 	spin_unlock(&dev->lock);
 	return sysfs_emit(buf,
-			  "cache_bytes %zu\nunflushed_bytes %llu\nflushes %llu\nfua_writes %llu\ndestaged_bytes %llu\ncuts %llu\nlast_cut_usec %llu\n",
-			  c->size, v[0], v[1], v[2], v[3], v[4], v[5]);
+			  "cache_bytes %zu\nunflushed_bytes %llu\nflushes %llu\nfua_writes %llu\nfua_bytes %llu\ndestaged_bytes %llu\ncuts %llu\nlast_cut_usec %llu\n",
+			  c->size, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 }
 static DEVICE_ATTR_RO(cache_stats);
 
@@ -1097,6 +1218,8 @@ static int sbd_check_params(void)
 		       hardsect_size.text, SBD_MAX_BLOCK_SIZE);
 		return -EINVAL;
 	}
+	if (!nsectors.given)
+		nsectors.value = SBD_DEFAULT_BYTES / ss;
 	if (!nsectors.parsed || nsectors.value == 0) {
 		pr_err("nsectors=%s is invalid: use a decimal number of %llu-byte sectors, at least 1\n",
 		       nsectors.text, ss);
@@ -1135,22 +1258,32 @@ static int sbd_check_params(void)
 	/* sizes= may name more disks than ndevices= asks for. */
 	sbd_ndevices = max_t(unsigned int, ndevices.value, nr_sizes);
 	for (i = 0; i < sbd_ndevices; i++) {
-		if (check_add_overflow(total, sbd_disk_size(i), &total))
+		bytes = sbd_disk_size(i);
+		if (check_add_overflow(total, bytes, &total))
 			total = U64_MAX;
-		/* Each disk's write cache is a vmalloc area of its own. */
-		if (check_add_overflow(total, cache_mb.value << 20, &total))
+		/*
+		 * Each disk's write cache is a vmalloc area of its own, and
+		 * its cut takes a bit per block (sbd_cache_init()).
+		 */
+		if (cache_mb.value &&
+		    check_add_overflow(total, (cache_mb.value << 20) +
+					      div_u64(bytes, ss * 8), &total))
 			total = U64_MAX;
 	}
-	/* Refuse early what vmalloc can never give, rather than push the
-	 * machine into reclaim and the OOM killer trying.
+	/*
+	 * Refuse early what vmalloc can never give, rather than push the
+	 * machine into reclaim and the OOM killer trying.  The message
+	 * names what the user gave: the disks, or else the caches.
 	 */
 	if (total > ram) {
-		if (cache_mb.value)
+		u64 caches = (u64)sbd_ndevices * (cache_mb.value << 20);
+
+		if (total - caches <= ram)
 			pr_err("cache_mb=%s is too large: the %u disks and their write caches need %llu bytes, more than this machine's %llu bytes of RAM\n",
 			       cache_mb.text, sbd_ndevices, total, ram);
-		else if (sbd_ndevices == 1 && !nr_sizes)
-			pr_err("nsectors=%s is too large: %llu bytes is more than this machine's %llu bytes of RAM\n",
-			       nsectors.text, total, ram);
+		else if (sbd_ndevices == 1 && !nr_sizes && nsectors.given)
+			pr_err("nsectors=%s is too large: %llu sectors of %llu bytes need %llu bytes, more than this machine's %llu bytes of RAM\n",
+			       nsectors.text, nsectors.value, ss, total, ram);
 		else
 			pr_err("the %u disks are too large: %llu bytes in all is more than this machine's %llu bytes of RAM\n",
 			       sbd_ndevices, total, ram);
@@ -1205,6 +1338,7 @@ static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
 	dev->sect_size = sect_size;
 	spin_lock_init(&dev->lock);
 	mutex_init(&dev->badblocks_edit_lock);
+	init_completion(&dev->released);
 	/*
 	 * Zeroed, so a fresh disk never shows stale kernel memory.
 	 * __GFP_RETRY_MAYFAIL: when memory runs short, fail this load rather
@@ -1219,23 +1353,17 @@ static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
 		return -ENOMEM;
 	}
 
-	mutex_init(&dev->cache.mutex);
 	if (cache_mb.value) {
-		/* Not zeroed: an entry is written before it is ever read. */
-		dev->cache.size = cache_mb.value << 20;
-		dev->cache.log = __vmalloc(dev->cache.size, GFP_KERNEL |
-					   __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
-		if (!dev->cache.log) {
-			pr_err("sbd%u: cannot allocate %zu bytes for the write cache\n",
-			       index, dev->cache.size);
-			err = -ENOMEM;
+		err = sbd_cache_init(dev, index, cache_mb.value << 20);
+		if (err)
 			goto out_free_store;
-		}
+		lim.max_hw_discard_sectors = SBD_MAX_CACHED_ZERO_SECTORS;
+		lim.max_write_zeroes_sectors = SBD_MAX_CACHED_ZERO_SECTORS;
 	}
 
 	err = badblocks_init(&dev->badblocks, 1);
 	if (err)
-		goto out_free_store;
+		goto out_free_cache;
 
 	err = sbd_init_tag_set(&dev->tag_set, dev);
 	if (err)
@@ -1261,21 +1389,33 @@ out_free_tag_set:
 	blk_mq_free_tag_set(&dev->tag_set);
 out_exit_badblocks:
 	badblocks_exit(&dev->badblocks);
+out_free_cache:
+	sbd_cache_free(dev);
 out_free_store:
-	vfree(dev->cache.log);
-	mutex_destroy(&dev->cache.mutex);
 	vfree(dev->store);
 	return err;
 }
 
-/* Undo sbd_alloc_device(); the disk must not be live (or no longer). */
+/*
+ * Undo sbd_alloc_device(); the disk must not be live (or no longer).
+ * A disk that was live may still be open: a process (udev, say) that
+ * opened it before del_gendisk() holds it, and with it the module, until
+ * it closes it.  Module exit never sees that (the module reference makes
+ * rmmod wait for the close), but a failed init would free the module
+ * regardless, under the opener's feet.  So wait until the gendisk is
+ * released, and only then free what its queue still points to.
+ */
 static void sbd_free_device(struct sbd_device *dev)
 {
 	put_disk(dev->disk);
+	if (dev->added && !try_wait_for_completion(&dev->released)) {
+		pr_info("%s: waiting for the process that has it open to close it\n",
+			dev->disk->disk_name);
+		wait_for_completion(&dev->released);
+	}
 	blk_mq_free_tag_set(&dev->tag_set);
 	badblocks_exit(&dev->badblocks);
-	vfree(dev->cache.log);
-	mutex_destroy(&dev->cache.mutex);
+	sbd_cache_free(dev);
 	vfree(dev->store);
 }
 
@@ -1292,6 +1432,7 @@ static int sbd_add_device(struct sbd_device *dev)
 	err = sbd_add_disk_unscanned(disk, sbd_attr_groups);
 	if (err)
 		return err;
+	dev->added = true;
 	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s%s\n",
 		disk->disk_name, dev->size, dev->size >> 20, dev->sect_size,
 		dev->tag_set.nr_hw_queues, readonly.value ? ", read-only" : "",

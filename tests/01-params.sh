@@ -70,6 +70,12 @@ refused "both-invalid" EINVAL hardsect_size=3000 nsectors=0
 refused "nsectors=0x10" EINVAL nsectors=0x10
 refused "hardsect_size=0x200" EINVAL hardsect_size=0x200
 refused "ndevices=0x10" EINVAL ndevices=0x10
+# Digits only: no sign, at most 20 digits.
+refused "nsectors=+2048" EINVAL nsectors=+2048
+refused "hardsect_size=+4096" EINVAL hardsect_size=+4096
+refused "ndevices=+2" EINVAL ndevices=+2
+refused "cache_mb=+4" EINVAL cache_mb=+4
+refused "nsectors=21-digits" EINVAL nsectors=000000000000000002048
 # readonly= takes 0, 1, N or Y and nothing else, with sbd's own line.
 for v in maybe yes off 2 ""; do
 	refused "readonly=$v" EINVAL "readonly=$v"
@@ -93,6 +99,16 @@ check_fails_with defaults/params-read-only 'Permission denied' \
 	sh -c 'echo 8 > /sys/module/sbd/parameters/nsectors'
 expect defaults/no-error-lines "" "$(sbd_dmesg | grep -v ' bytes (')"
 check defaults/unload unload_sbd
+# Without nsectors=, a disk is 64 MiB whatever the block size: the
+# largest block this kernel takes too (64 KiB on 7.2, not 8 GiB), and
+# the parameter then reads the sector count in effect.
+for bs in $(printf '4096\n%s\n' "$maxbs" | sort -un); do
+	check "default-size@$bs/load" load_sbd hardsect_size="$bs" || continue
+	expect "default-size@$bs/size-bytes" 67108864 "$(blockdev --getsize64 /dev/sbd0)"
+	expect "default-size@$bs/param-nsectors" $((67108864 / bs)) \
+		"$(cat /sys/module/sbd/parameters/nsectors)"
+	check "default-size@$bs/unload" unload_sbd
+done
 # Leading zeros are decimal too: 010 is ten, 08 is eight.
 check decimal/load-nsectors=010 load_sbd nsectors=010 ndevices=08
 expect decimal/nsectors=010-is-10 10 "$(cat /sys/block/sbd0/size)"

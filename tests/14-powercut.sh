@@ -44,6 +44,8 @@ expect nocache/no-fua 0 "$(cat $Q/fua)"
 check_fails nocache/no-power-file test -e "$PWR"
 check_fails nocache/no-policy-file test -e "$POL"
 check_fails nocache/no-stats-file test -e "$SBD_SYS"/cache_stats
+expect nocache/discard-max 67108864 "$(cat $Q/discard_max_hw_bytes)"
+expect nocache/write-zeroes-max 67108864 "$(cat $Q/write_zeroes_max_bytes)"
 check nocache/unload unload_sbd
 
 # --- bad cache_mb: refused with one line naming it.
@@ -61,6 +63,11 @@ expect cache/fua 1 "$(cat $Q/fua)"
 expect cache/power-on on "$(cat "$PWR")"
 expect cache/default-policy none "$(cat "$POL")"
 expect cache/cache-bytes 4194304 "$(stat_of cache_bytes)"
+# A discard or write-zeroes copies what it overwrites into the log under
+# the disk's lock: no more at once than a write may (4 MiB).
+expect cache/discard-max 4194304 "$(cat $Q/discard_max_hw_bytes)"
+expect cache/write-zeroes-max 4194304 "$(cat $Q/write_zeroes_max_bytes)"
+expect cache/max-request 4096 "$(cat $Q/max_hw_sectors_kb)"
 
 # A at 0 flushed; then B over it and C at 1 MiB, not flushed.
 scenario() {
@@ -105,6 +112,7 @@ put "$TMP/X" /dev/sbd0 0
 check fua/dsync-write put "$TMP/B" /dev/sbd0 0 oflag=dsync
 put "$TMP/C" /dev/sbd0 $MIB
 check fua/counted test "$(stat_of fua_writes)" -ge 1
+expect fua/bytes-counted 65536 "$(stat_of fua_bytes)"
 check fua/cut power off
 check fua/on power on
 holds fua/fua-write-kept 0 "$TMP/B"
@@ -217,7 +225,9 @@ for bad in "" "maybe" "of" "On" "off off" "1" "on"; do reject "$PWR" "$bad"; don
 for bad in "" "None" "none 1" "all 2" "random" "random 1" "random 1 101" \
 	   "random x 5" "random 1 5 7" "random -1 5" "random 1 -5" "random 1 5x" \
 	   "random 99999999999999999999 5" "torn" "torn 1 2" "torn -1" "torn 0x10" \
-	   "tornado 1" "random 1 4294967346"; do
+	   "tornado 1" "random 1 4294967346" "random +1 +50" "random 1 +50" \
+	   "torn +3" "random 0000000000000000000000070" \
+	   "random 000000000000000000001 5" "random 1 5 +"; do
 	reject "$POL" "$bad"
 done
 expect bad/policy-unchanged "random 9 30" "$(cat "$POL")"
@@ -228,6 +238,43 @@ expect bad/still-off off "$(cat "$PWR")"
 expect bad/one-cut 1 "$(stat_of cuts)"
 check bad/policy-change-while-off sh -c "echo all > $POL"
 check bad/on power on
+
+# A process that keeps the disk (or a partition) open must read what
+# the cut left, not the page cache it filled before the cut.
+# pagecache_round NAME DEV: write A with O_DIRECT (unflushed), read it
+# back buffered (now cached), cut with policy none, read it again.
+pagecache_round() {
+	exec 3< "$2"
+	put "$TMP/A" "$2" 0
+	dd if="$2" of="$TMP/got" bs=64k count=1 status=none
+	same "$1/cached-before-cut" "$TMP/A" "$TMP/got"
+	power off && power on
+	dd if="$2" of="$TMP/got" bs=64k count=1 status=none
+	same "$1/reads-what-the-cut-left" "$TMP/Z" "$TMP/got"
+	exec 3<&-
+}
+reload cache_mb=4
+pagecache_round pagecache/disk /dev/sbd0
+# The table is flushed (sfdisk fsyncs): only p1's write is volatile.
+if check pagecache/partition-table sh -c \
+	"echo 'start=2048, size=8192' | sfdisk -q /dev/sbd0" &&
+   check pagecache/p1-appears test -b /dev/sbd0p1; then
+	pagecache_round pagecache/p1 /dev/sbd0p1
+fi
+
+# The largest disk the VM holds, at 512-byte blocks (the most blocks
+# per byte): a cut needs no memory beyond what the load took.  70% of
+# what is available, less 256 MiB: the debug kernel's KASAN takes an
+# eighth of a vmalloc area more, for its shadow.
+big=$(( $(meminfo_kb MemAvailable) * 7 / 10 / 1024 - 256 ))
+unload_sbd
+if check "big-disk/load-${big}MiB" load_sbd nsectors=$((big * 2048)) cache_mb=4; then
+	check big-disk/write-last put "$TMP/A" /dev/sbd0 $(((big << 20) - 65536))
+	check big-disk/cut power off
+	check big-disk/on power on
+	holds big-disk/last-write-lost $(((big << 20) - 65536)) "$TMP/Z"
+	echo "@@ | cut on a ${big} MiB disk took $(stat_of last_cut_usec) us"
+fi
 
 # Unload while off; nothing leaks (a leaked cache is 4096 kB).
 reload cache_mb=4 && unload_sbd
