@@ -16,8 +16,9 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 
 # Without headers kbuild would stop with a bare "No such file or
 # directory"; say what is missing instead, but only for the targets that
-# run kbuild in KDIR (lint, demo and test bring their own kernels).
-ifneq ($(filter all modules clean install,$(or $(MAKECMDGOALS),all)),)
+# run kbuild in KDIR (lint, demo and test bring their own kernels, and
+# clean needs none).
+ifneq ($(filter all modules install,$(or $(MAKECMDGOALS),all)),)
 ifeq ($(wildcard $(KDIR)/Makefile),)
 ifeq ($(origin KDIR),file)
 $(error sbd: no kernel headers at $(KDIR): install linux-headers-$(shell uname -r) (Debian/Ubuntu) or kernel-devel (Fedora), or pass KDIR=/path/to/headers)
@@ -29,8 +30,18 @@ endif
 
 all: modules
 
-modules clean:
+modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $@
+
+# What a build leaves here, as kbuild's own "clean" removes it; done
+# without kbuild, so that it works with no headers installed (after
+# they were removed, or on a machine that never had them).
+CLEAN_FILES := *.o .*.o *.ko *.ko.* *.mod *.mod.c *.symtypes *.dwo *.su \
+	*.lst *.gcno .*.cmd .*.d .*.tmp Module.symvers Module.markers \
+	modules.order modules.nsdeps compile_commands.json
+
+clean:
+	rm -rf .tmp_versions .thinlto-cache $(CLEAN_FILES)
 
 # The release KDIR's kernel reports (uname -r), which need not be the
 # running one.  Debian's include/config/kernel.release says "6.1.192"

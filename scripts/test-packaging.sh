@@ -5,6 +5,10 @@
 # below a failure) and exits non-zero if any failed.  A stage of
 # run-tests.sh.
 #
+#   make-without-headers-says-so, make-clean-without-headers
+#                     "make KDIR=/nonexistent" stops naming the missing
+#                     headers; "make clean KDIR=/nonexistent" removes a
+#                     build's products (faked) and keeps the sources
 #   modinfo           every parameter is described, with its default
 #   dkms-add, TIER/dkms-build
 #                     Debian's dkms adds the sources and builds sbd
@@ -42,6 +46,38 @@ src=$out/src
 mkdir -p "$src"
 cp "$SBD_ROOT"/{dkms.conf,Makefile,Kbuild,LICENSE} "$SBD_ROOT"/*.[ch] "$src/"
 version=$(sed -n 's/^#define SBD_VERSION[[:space:]]*"\(.*\)".*/\1/p' "$src/sbd.h")
+
+# "make clean" on a machine without kernel headers: in a copy of the
+# release files with what a build leaves (kbuild's names, faked), and
+# KDIR naming nothing, it succeeds and leaves exactly the sources.
+cdir=$out/clean
+mkdir -p "$cdir/.tmp_versions"
+cp "$src"/* "$cdir/"
+for f in sbd.o sbd.ko sbd.mod sbd.mod.c sbd.mod.o .sbd.o.cmd .sbd.ko.cmd \
+	 .sbd.mod.cmd .sbd.mod.o.cmd .module-common.o ..module-common.o.cmd \
+	 Module.symvers .Module.symvers.cmd modules.order .modules.order.cmd \
+	 .tmp_versions/sbd.mod; do
+	echo "a build product" > "$cdir/$f"
+done
+# What does need headers still says what is missing.
+if out_msg=$(make -C "$cdir" KDIR=/nonexistent 2>&1); then
+	bad make-without-headers-says-so "make KDIR=/nonexistent succeeded"
+elif [[ $out_msg != *"sbd: no kernel headers at /nonexistent"* ]]; then
+	bad make-without-headers-says-so "make KDIR=/nonexistent failed, but not naming the headers:" \
+		"$out_msg"
+else
+	ok make-without-headers-says-so
+fi
+if ! make -C "$cdir" KDIR=/nonexistent clean >"$out/make-clean.log" 2>&1; then
+	bad make-clean-without-headers "make clean KDIR=/nonexistent failed:" \
+		"$(tail -n 5 "$out/make-clean.log")"
+elif ! left=$(diff <(cd "$src" && ls -A) <(cd "$cdir" && ls -A)); then
+	bad make-clean-without-headers "what make clean left differs from the sources" \
+		"(> left behind, < removed):" "$left"
+else
+	ok make-clean-without-headers
+fi
+rm -rf "$cdir"
 
 # modinfo on a plain build: each parameter (parmtype lists them all) has
 # a description that names its default.
