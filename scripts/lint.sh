@@ -9,6 +9,10 @@
 #                     (dash runs them in the VM); see .shellcheckrc
 #   TIER/sparse-W=1   "make C=2 W=1" against TIER's headers: sparse on
 #                     every file plus the W=1 warnings, no output allowed
+#   TIER/32-bit-refused
+#                     a build for a kernel without CONFIG_64BIT (set empty
+#                     on make's command line, which overrides the kernel's
+#                     auto.conf) stops with Kbuild's reason
 #
 #   KERNELS="6.1 6.12 7.2"   which kernels' headers (default: all three)
 #
@@ -176,6 +180,18 @@ for tier in $(kernel_tiers); do
 	else
 		grep -q '^  CHECK ' "$blog" || echo "(sparse did not run)" >>"$blog"
 		bad "$name/sparse-W=1" "$(grep -E 'warning|error|specified, but|did not run' "$blog" | head -n 40)"
+	fi
+	# A 32-bit kernel: Kbuild refuses, saying why, before compiling.
+	blog=$out/build-$tier-32bit.log
+	if SBD_OUT=$out/32bit "$SBD_ROOT/scripts/build-module.sh" "$tier" CONFIG_64BIT= \
+		>"$blog" 2>&1; then
+		bad "$name/32-bit-refused" "the build succeeded with CONFIG_64BIT="
+	elif grep -q 'Kbuild:.*sbd needs a 64-bit kernel: each disk.s store is one vmalloc area' "$blog" &&
+	     ! grep -q '^  CC ' "$blog"; then
+		ok "$name/32-bit-refused"
+	else
+		bad "$name/32-bit-refused" "the build with CONFIG_64BIT= failed, but not with Kbuild's reason:" \
+			"$(tail -n 10 "$blog")"
 	fi
 done
 exit $failed
