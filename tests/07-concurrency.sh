@@ -46,7 +46,9 @@ fio_ok disjoint-4jobs-4k $COMMON $MIXED --name=disjoint4k --numjobs=4 \
 check unload-4k unload_sbd
 
 # Change the queue under a running verify job: fio runs over and over
-# until the changes are done; each run must finish clean.
+# until the changes are done, and at least twice; each run must finish
+# clean.  The changes start once fio's I/O has reached the disk, however
+# long fio takes to start.
 check load-switch load_sbd nsectors=$((64 << 11)) || return
 for m in kyber_iosched bfq; do modprobe $m 2>/dev/null; done
 Q=/sys/block/sbd0/queue
@@ -54,9 +56,11 @@ scheds=$(sed 's/[][]//g' $Q/scheduler)
 # shellcheck disable=SC2086 # $scheds: a list of words, split on purpose
 check_output schedulers-offered 'mq-deadline' echo $scheds
 rm -f "$TMP/stop" "$TMP/fio-bad"
+ios() { awk '{ print $1 + $5 }' /sys/block/sbd0/stat; }
+ios0=$(ios)
 (
 	runs=0
-	while [ ! -e "$TMP/stop" ]; do
+	while [ ! -e "$TMP/stop" ] || [ $runs -lt 2 ]; do
 		# shellcheck disable=SC2086 # $COMMON: a list of words, split on purpose
 		if ! fio_ok "switch-run-$runs" $COMMON $MIXED --name=bg --numjobs=4 \
 			--bsrange=512-1m --size=8m --offset_increment=16m \
@@ -70,7 +74,12 @@ rm -f "$TMP/stop" "$TMP/fio-bad"
 	echo $runs > "$TMP/fio-runs"
 ) &
 bg=$!
-sleep 2
+# Wait (up to 300 s) for the first I/O from fio.
+i=0
+while [ "$(ios)" = "$ios0" ] && kill -0 $bg 2>/dev/null && [ $i -lt 3000 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 # set NAME FILE VALUE: write a queue attribute, which must take the value.
 set_q() {
 	if echo "$3" > "$Q/$2" 2>"$TMP/err"; then

@@ -37,14 +37,13 @@ for ss in 512 4096; do
 done
 
 # BLKFLSBUF: when it returns, the dirty pages of a buffered write are on
-# the disk.  A holder keeps the disk open, so that no last close flushes
-# them for us, and periodic writeback is off meanwhile.
+# the disk.  The shell holds the disk open (fd 3, open before dd starts,
+# where a background holder might not be yet), so that no last close
+# flushes them for us, and periodic writeback is off meanwhile.
 check flsbuf/load load_sbd nsectors=$((16 << 11)) || return
 wb=$(cat /proc/sys/vm/dirty_writeback_centisecs)
 echo 0 > /proc/sys/vm/dirty_writeback_centisecs
-# shellcheck disable=SC2217 # sleep holds the disk open on its stdin
-sleep 1000 < /dev/sbd0 &
-holder=$!
+exec 3< /dev/sbd0
 written() { awk '{ print $7 }' /sys/block/sbd0/stat; }
 random_file "$TMP/data" $((4 << 20))
 w0=$(written)
@@ -66,7 +65,6 @@ fi
 dd if=/dev/sbd0 of="$TMP/back" bs=1M skip=2 count=4 iflag=direct status=none
 same flsbuf/data-on-disk "$TMP/data" "$TMP/back"
 echo "$wb" > /proc/sys/vm/dirty_writeback_centisecs
-kill $holder
-wait $holder 2>/dev/null
+exec 3<&-
 check flsbuf/unload unload_sbd
 rm -f "$TMP/data" "$TMP/back"

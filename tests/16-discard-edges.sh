@@ -58,23 +58,33 @@ done | tr -d '\0' | wc -c)"
 check huge/unload unload_sbd
 
 # Discards beside verifying writes: fio verifies the first 32 MiB while
-# the last 32 MiB is discarded and zeroed over and over.
+# the last 32 MiB, filled with random data first, is discarded and
+# zeroed over and over: at least 32 rounds (every MiB of it discarded
+# once), and on while fio runs.  However the two interleave, fio's data
+# verifies and the last 32 MiB reads back as zeros.
 check beside/load load_sbd nsectors=$((64 << 11)) || return
+random_file "$TMP/half" $((32 << 20))
+check beside/fill put "$TMP/half" /dev/sbd0 $((32 << 20))
 fio --name=beside --filename=/dev/sbd0 --rw=randwrite --bs=4k --size=32m \
 	--direct=1 --ioengine=libaio --iodepth=16 --verify=crc32c --verify_fatal=1 \
 	--output="$TMP/fio.out" > /dev/null 2>&1 &
 fio_pid=$!
-n=0
-while kill -0 $fio_pid 2>/dev/null && [ $n -lt 400 ]; do
-	blkdiscard -o $(((32 + n % 32) << 20)) -l $((1 << 20)) /dev/sbd0
-	blkdiscard -z -o $(((32 + (n + 7) % 32) << 20)) -l $((512 << 10)) /dev/sbd0
+n=0 errs=""
+while [ $n -lt 32 ] || { kill -0 $fio_pid 2>/dev/null && [ $n -lt 400 ]; }; do
+	blkdiscard -o $(((32 + n % 32) << 20)) -l $((1 << 20)) /dev/sbd0 ||
+		errs="$errs discard-$n"
+	blkdiscard -z -o $(((32 + (n + 7) % 32) << 20)) -l $((512 << 10)) /dev/sbd0 ||
+		errs="$errs zeroout-$n"
 	n=$((n + 1))
 done
 if wait $fio_pid; then
-	pass "beside/fio-verify-ok ($n discard rounds)"
+	pass beside/fio-verify-ok
 else
 	fail beside/fio-verify-ok "fio failed beside discards:" "$(tail -n 20 "$TMP/fio.out")"
 fi
-[ $n -gt 0 ] && pass beside/discards-ran || fail beside/discards-ran "no discard ran during fio"
+echo "@@ | beside: $n discard rounds"
+expect beside/discards-ok "" "$errs"
+expect beside/discarded-half-zeros 0 \
+	"$(dd if=/dev/sbd0 bs=1M skip=32 iflag=direct status=none | tr -d '\0' | wc -c)"
 check beside/unload unload_sbd
-rm -f "$TMP/image" "$TMP/back" "$TMP/fio.out"
+rm -f "$TMP/image" "$TMP/back" "$TMP/fio.out" "$TMP/half"
