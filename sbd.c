@@ -35,6 +35,8 @@
 #include <linux/mutex.h>
 #include <linux/bitmap.h>
 #include <linux/ktime.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
 
 #include "sbd.h"
 
@@ -267,6 +269,14 @@ enum sbd_cut_policy {
 	SBD_CUT_TORN,		/* half survive, some only in part */
 };
 
+struct sbd_policy {
+	enum sbd_cut_policy kind;
+	u64 seed;		/* random and torn */
+	unsigned int percent;	/* random */
+};
+
+struct sbd_record;
+
 /*
  * The volatile write cache of a disk loaded with cache_mb > 0, kept as
  * an undo log of the writes that are not durable yet (see "The volatile
@@ -292,11 +302,10 @@ struct sbd_cache {
 	u64 unflushed_bytes, flushes, fua_writes, fua_bytes;
 	u64 destaged_bytes, cuts;
 	u64 last_cut_ns;
-	/* The power switch and the policy, under @mutex. */
+	/* The power switch, the policy and the recording, under @mutex. */
 	struct mutex mutex;
-	enum sbd_cut_policy policy;
-	u64 seed;
-	unsigned int percent;
+	struct sbd_policy policy;
+	struct sbd_record *rec;	/* NULL: not recorded */
 };
 
 struct sbd_device {
@@ -310,10 +319,12 @@ struct sbd_device {
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
 	bool added;			/* add_disk() succeeded */
+	struct dentry *debugfs;		/* sbd/sbdN/, on a disk with a cache */
 	struct completion released;	/* the gendisk's last reference is gone */
 };
 
 static int sbd_major;
+static struct dentry *sbd_debugfs;	/* /sys/kernel/debug/sbd */
 static struct sbd_device *sbd_devices;
 static unsigned int sbd_ndevices;
 
@@ -384,7 +395,7 @@ static void sbd_zero_range(struct sbd_device *dev, u64 pos, u32 len)
 /* In "The volatile write cache", below: writes to a disk with a cache. */
 static blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
 				    u64 pos, u32 len);
-static void sbd_cache_flush(struct sbd_device *dev);
+static blk_status_t sbd_cache_flush(struct sbd_device *dev);
 
 /*
  * May a request that carries data touch the store?  Its range, injected
@@ -446,7 +457,7 @@ static blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
 		 * in the store already.
 		 */
 		if (dev->cache.log)
-			sbd_cache_flush(dev);
+			return sbd_cache_flush(dev);
 		return BLK_STS_OK;
 	default:
 		return BLK_STS_NOTSUPP;
@@ -582,9 +593,12 @@ static void sbd_cache_destage(struct sbd_cache *c)
 	c->count--;
 }
 
-/* Room for an entry of @need bytes (<= c->size), destaging as needed. */
+/*
+ * Room for an entry of @need bytes (<= c->size), destaging as needed;
+ * NULL if that would take destaging and @keep forbids it.
+ */
 static struct sbd_log_entry *sbd_cache_reserve(struct sbd_cache *c,
-					       size_t need)
+					       size_t need, bool keep)
 {
 	size_t off;
 
@@ -604,12 +618,37 @@ static struct sbd_log_entry *sbd_cache_reserve(struct sbd_cache *c,
 			c->wrapped = true;
 			break;
 		}
+		if (keep)
+			return NULL;
 		sbd_cache_destage(c);
 	}
 	off = c->tail;
 	c->tail += need;
 	return sbd_log_at(c, off);
 }
+
+/* The write itself, under the lock: the request's data, or zeros. */
+static void sbd_apply_write(struct sbd_device *dev, struct request *rq,
+			    u64 pos, u32 len)
+{
+	struct req_iterator iter;
+	struct bio_vec bvec;
+
+	if (req_op(rq) == REQ_OP_WRITE) {
+		rq_for_each_segment(bvec, rq, iter) {
+			sbd_copy_seg(dev->store + pos, &bvec, pos, true);
+			pos += bvec.bv_len;
+		}
+	} else {
+		memset(dev->store + pos, 0, len);
+	}
+}
+
+/* In "Recording", below. */
+static bool sbd_record_write(struct sbd_device *dev, struct request *rq,
+			     u64 pos, u32 len, bool fua);
+static bool sbd_record_flush(struct sbd_device *dev);
+static bool sbd_record_keeps_ring(const struct sbd_cache *c);
 
 /*
  * A WRITE, DISCARD or WRITE_ZEROES to a disk with a cache.  The lock is
@@ -622,50 +661,71 @@ static blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
 {
 	struct sbd_cache *c = &dev->cache;
 	bool fua = rq->cmd_flags & REQ_FUA;
-	/* A write larger than the whole cache goes straight to the media. */
-	bool durable = fua || sbd_entry_size(false, len) > c->size;
+	bool keep, durable;
 	struct sbd_log_entry *e;
-	struct req_iterator iter;
-	struct bio_vec bvec;
 
 	spin_lock(&dev->lock);
-	e = sbd_cache_reserve(c, sbd_entry_size(durable, len));
+	/* The power went off (an aimed cut) while this one waited. */
+	if (unlikely(c->off))
+		goto fail;
+	if (c->rec && sbd_record_write(dev, rq, pos, len, fua))
+		goto done;
+	/*
+	 * Once a recording has ended, the ring holds the writes made since
+	 * (during visits): each is undone whole when the visit ends, so none
+	 * is durable, none is destaged, and one that finds no room fails.
+	 * Otherwise a write larger than the whole cache goes straight to the
+	 * media.
+	 */
+	keep = sbd_record_keeps_ring(c);
+	durable = !keep && (fua || sbd_entry_size(false, len) > c->size);
+	if (keep && sbd_entry_size(false, len) > c->size)
+		goto fail;
+	e = sbd_cache_reserve(c, sbd_entry_size(durable, len), keep);
+	if (!e)
+		goto fail;
 	e->pos = pos;
 	e->len = len;
 	e->durable = durable;
 	e->prev = c->newest;
 	c->newest = (u8 *)e - c->log;
 	c->count++;
-	if (fua) {
-		c->fua_writes++;
-		c->fua_bytes += len;
-	} else if (durable) {
+	if (durable && !fua) {
 		c->destaged_bytes += len;
-	} else {
+	} else if (!durable) {
 		memcpy(e->old, dev->store + pos, len);
 		c->unflushed_bytes += len;
 	}
-
-	if (req_op(rq) == REQ_OP_WRITE) {
-		rq_for_each_segment(bvec, rq, iter) {
-			sbd_copy_seg(dev->store + pos, &bvec, pos, true);
-			pos += bvec.bv_len;
-		}
-	} else {
-		memset(dev->store + pos, 0, len);
+	sbd_apply_write(dev, rq, pos, len);
+done:
+	if (fua) {
+		c->fua_writes++;
+		c->fua_bytes += len;
 	}
 	spin_unlock(&dev->lock);
 	return BLK_STS_OK;
+fail:
+	spin_unlock(&dev->lock);
+	return BLK_STS_IOERR;
 }
 
 /* FLUSH: every write in the log becomes durable. */
-static void sbd_cache_flush(struct sbd_device *dev)
+static blk_status_t sbd_cache_flush(struct sbd_device *dev)
 {
+	struct sbd_cache *c = &dev->cache;
+
 	spin_lock(&dev->lock);
-	dev->cache.count = 0;
-	dev->cache.unflushed_bytes = 0;
-	dev->cache.flushes++;
+	if (unlikely(c->off)) {
+		spin_unlock(&dev->lock);
+		return BLK_STS_IOERR;
+	}
+	if ((!c->rec || !sbd_record_flush(dev)) && !sbd_record_keeps_ring(c)) {
+		c->count = 0;
+		c->unflushed_bytes = 0;
+	}
+	c->flushes++;
 	spin_unlock(&dev->lock);
+	return BLK_STS_OK;
 }
 
 /*
@@ -711,11 +771,12 @@ static enum sbd_fate sbd_cut_fate(const struct sbd_cache *c,
 {
 	if (e->durable)
 		return SBD_KEPT;
-	switch (c->policy) {
+	switch (c->policy.kind) {
 	case SBD_CUT_ALL:
 		return SBD_KEPT;
 	case SBD_CUT_RANDOM:
-		return sbd_rand(rnd) % 100 < c->percent ? SBD_KEPT : SBD_LOST;
+		return sbd_rand(rnd) % 100 < c->policy.percent ? SBD_KEPT :
+								 SBD_LOST;
 	case SBD_CUT_TORN:
 		if (sbd_rand(rnd) % 2)
 			return SBD_LOST;
@@ -768,7 +829,7 @@ static u64 sbd_cache_rollback(struct sbd_device *dev)
 	struct sbd_cache *c = &dev->cache;
 	unsigned long *pinned = c->pinned;
 	unsigned int shift = ilog2(dev->sect_size);
-	u64 rnd = c->seed, undone = 0;
+	u64 rnd = c->policy.seed, undone = 0;
 	struct sbd_log_entry *e;
 	unsigned long first, n, b;
 	size_t i, off;
@@ -858,9 +919,532 @@ static void sbd_power_cut(struct sbd_device *dev)
 		div_u64(c->last_cut_ns, NSEC_PER_USEC));
 }
 
+/* ------------------------------------------------------------------ */
+/* Recording, and the crash states of a recording                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * On a disk with a cache, "record" starts a recording (starting it makes
+ * every earlier write durable, as a FLUSH would).  From then on, every
+ * write, discard and write-zeroes that completes is kept with the bytes
+ * it overwrote, and so is every FLUSH that completes and every mark user
+ * space writes: each is a point, numbered 1, 2, ... in completion order;
+ * point 0 is the disk as the recording started.  The store keeps the
+ * newest data, as without a recording, so reads pay nothing.
+ *
+ * A visit (POINT, POLICY) turns the store into what a power cut right
+ * after POINT would have left: every write durable by then (completed
+ * before a FLUSH at or before POINT, or written with FUA), and of the
+ * others, what the policy keeps.  While recording nothing is destaged:
+ * the recording's memory is the cache.
+ *
+ * The visit moves along the recording by swapping a write's saved bytes
+ * with the store: a write undone that way holds its own data afterwards,
+ * and the same swap redoes it.  So no second copy of the disk is needed,
+ * and a move costs the bytes of the writes it crosses.  @base says where
+ * the store is: it holds every write up to point @base and none after.
+ * A visit of POINT moves @base to the last FLUSH at or before POINT (or
+ * 0), then swaps in the kept part of the writes between it and POINT,
+ * oldest first; leaving the visit swaps the same parts back, newest
+ * first.  Writes made during a visit go to the cache's ring, kept whole
+ * there until the next visit or the return undoes them.
+ */
+enum sbd_point_kind {
+	SBD_POINT_WRITE,
+	SBD_POINT_DISCARD,
+	SBD_POINT_ZEROES,
+	SBD_POINT_FLUSH,
+	SBD_POINT_MARK,
+};
+
+static const char * const sbd_point_names[] = {
+	[SBD_POINT_WRITE] = "write",
+	[SBD_POINT_DISCARD] = "discard",
+	[SBD_POINT_ZEROES] = "zeroes",
+	[SBD_POINT_FLUSH] = "flush",
+	[SBD_POINT_MARK] = "mark",
+};
+
+struct sbd_point {
+	u64 pos;		/* bytes into the store */
+	u64 saved;		/* offset in the recording's memory of its bytes */
+	u32 len;		/* bytes written, or a mark's name length */
+	u8 kind;		/* enum sbd_point_kind */
+	bool fua;
+};
+
+/* A mark's name: 1 to SBD_MARK_MAX printable characters, no blanks. */
+#define SBD_MARK_MAX	32
+
+enum sbd_rec_state { SBD_REC_ON, SBD_REC_STOPPED, SBD_REC_FULL, SBD_REC_CUT };
+
+static const char * const sbd_rec_state_names[] = {
+	[SBD_REC_ON] = "recording",
+	[SBD_REC_STOPPED] = "stopped",
+	[SBD_REC_FULL] = "full",
+	[SBD_REC_CUT] = "cut",
+};
+
+struct sbd_record {
+	/* vmalloc'ed: points from the start up, saved bytes from the end down */
+	u8 *mem;
+	size_t size;
+	size_t low;		/* the saved bytes take mem[low, size) */
+	u64 npoints;		/* point k is points()[k - 1] */
+	u64 base;		/* see above */
+	u64 cut_at;		/* cut the power as this point completes; 0: never */
+	enum sbd_rec_state state;
+	bool cut_pending;	/* an aimed cut happened: visit it at power on */
+	bool visiting;
+	u64 point;		/* the visit, while @visiting */
+	struct sbd_policy policy;
+	/* Counters for record_stats. */
+	u64 writes, flushes, fua_writes, marks, saved_bytes;
+	u64 visits, moved_bytes, last_move_ns;
+};
+
+static struct sbd_point *sbd_point_array(const struct sbd_record *r)
+{
+	return (struct sbd_point *)r->mem;
+}
+
+static bool sbd_point_has_data(const struct sbd_point *p)
+{
+	return p->kind <= SBD_POINT_ZEROES;
+}
+
+/* After a recording, the ring keeps what visits write (sbd_cache_write()). */
+static bool sbd_record_keeps_ring(const struct sbd_cache *c)
+{
+	return c->rec && c->rec->state != SBD_REC_ON;
+}
+
+/*
+ * Under dev->lock: room for one more point with @len bytes to save, or
+ * NULL (and the recording ends, "full") when its memory is used up.
+ */
+static struct sbd_point *sbd_record_add(struct sbd_record *r, u32 len)
+{
+	size_t need = ALIGN(len, 8);
+	size_t points = (r->npoints + 1) * sizeof(struct sbd_point);
+
+	if (r->state != SBD_REC_ON)
+		return NULL;
+	if (r->low < need || r->low - need < points) {
+		r->state = SBD_REC_FULL;
+		return NULL;
+	}
+	r->low -= need;
+	sbd_point_array(r)[r->npoints].saved = r->low;
+	return &sbd_point_array(r)[r->npoints];
+}
+
+/*
+ * Under dev->lock: the point that sbd_record_add() gave is complete.
+ * The release pairs with the listing's acquire: a reader sees a point
+ * only once it is filled in.  If a cut is aimed at it, the power goes
+ * off now: requests after it fail, as on a drive that died right there.
+ */
+static void sbd_record_commit(struct sbd_device *dev, struct sbd_record *r)
+{
+	/* The listing reads points without dev->lock: fill in, then count. */
+	smp_store_release(&r->npoints, r->npoints + 1);
+	r->base = r->npoints;
+	if (r->npoints == r->cut_at) {
+		r->state = SBD_REC_CUT;
+		r->cut_pending = true;
+		dev->cache.cuts++;
+		WRITE_ONCE(dev->cache.off, true);
+	}
+}
+
+/* Under dev->lock: record and apply a write; false if not recording. */
+static bool sbd_record_write(struct sbd_device *dev, struct request *rq,
+			     u64 pos, u32 len, bool fua)
+{
+	struct sbd_record *r = dev->cache.rec;
+	struct sbd_point *p = sbd_record_add(r, len);
+
+	if (!p)
+		return false;
+	p->pos = pos;
+	p->len = len;
+	p->fua = fua;
+	switch (req_op(rq)) {
+	case REQ_OP_DISCARD:
+		p->kind = SBD_POINT_DISCARD;
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		p->kind = SBD_POINT_ZEROES;
+		break;
+	default:
+		p->kind = SBD_POINT_WRITE;
+		break;
+	}
+	memcpy(r->mem + p->saved, dev->store + pos, len);
+	sbd_apply_write(dev, rq, pos, len);
+	r->writes++;
+	r->fua_writes += fua;
+	r->saved_bytes += len;
+	sbd_record_commit(dev, r);
+	return true;
+}
+
+/* Under dev->lock: record a FLUSH; false if not recording. */
+static bool sbd_record_flush(struct sbd_device *dev)
+{
+	struct sbd_record *r = dev->cache.rec;
+	struct sbd_point *p = sbd_record_add(r, 0);
+
+	if (!p)
+		return false;
+	p->kind = SBD_POINT_FLUSH;
+	p->pos = 0;
+	p->len = 0;
+	p->fua = false;
+	r->flushes++;
+	sbd_record_commit(dev, r);
+	return true;
+}
+
+/* Swap @len bytes (a multiple of 8, both 8-byte aligned) of @a and @b. */
+static void sbd_swap_bytes(u8 *a, u8 *b, u64 len)
+{
+	u64 *x = (u64 *)a, *y = (u64 *)b;
+
+	for (len /= 8; len; len--, x++, y++)
+		swap(*x, *y);
+}
+
+/* Swap blocks [@from, @to) of point @p's saved bytes with the store. */
+static u64 sbd_point_swap(struct sbd_device *dev, const struct sbd_point *p,
+			  u32 from, u32 to)
+{
+	unsigned int shift = ilog2(dev->sect_size);
+	u64 off = (u64)from << shift, len = (u64)(to - from) << shift;
+
+	sbd_swap_bytes(dev->cache.rec->mem + p->saved + off,
+		       dev->store + p->pos + off, len);
+	return len;
+}
+
+/* Move the store to @target (see @base): undo newest first, redo oldest first. */
+static u64 sbd_record_move(struct sbd_device *dev, u64 target)
+{
+	struct sbd_record *r = dev->cache.rec;
+	unsigned int shift = ilog2(dev->sect_size);
+	const struct sbd_point *p;
+	u64 moved = 0;
+
+	while (r->base != target) {
+		if (r->base > target)
+			p = &sbd_point_array(r)[--r->base];
+		else
+			p = &sbd_point_array(r)[r->base++];
+		if (sbd_point_has_data(p))
+			moved += sbd_point_swap(dev, p, 0, p->len >> shift);
+		cond_resched();
+	}
+	return moved;
+}
+
+/* The last FLUSH at or before @point, or 0: everything up to it is durable. */
+static u64 sbd_record_durable(const struct sbd_record *r, u64 point)
+{
+	while (point && sbd_point_array(r)[point - 1].kind != SBD_POINT_FLUSH)
+		point--;
+	return point;
+}
+
+/*
+ * What a visit under @pol does to the write of point @k, which is not
+ * durable at the visited point and spans @blocks blocks.  Each point
+ * draws from its own stream, seeded by (seed, k): the fates do not depend
+ * on the order in which points are looked at, so applying (oldest first)
+ * and removing (newest first) agree, and so does an independent model.
+ */
+static enum sbd_fate sbd_visit_fate(const struct sbd_policy *pol, u64 k,
+				    u32 blocks, u64 *rnd)
+{
+	*rnd = pol->seed ^ (k * 0xd6e8feb86659fd93ULL);
+	switch (pol->kind) {
+	case SBD_CUT_ALL:
+		return SBD_KEPT;
+	case SBD_CUT_RANDOM:
+		return sbd_rand(rnd) % 100 < pol->percent ? SBD_KEPT : SBD_LOST;
+	case SBD_CUT_TORN:
+		if (sbd_rand(rnd) % 2)
+			return SBD_LOST;
+		return blocks > 1 && sbd_rand(rnd) % 2 ? SBD_TORN : SBD_KEPT;
+	default:
+		return SBD_LOST;
+	}
+}
+
+/*
+ * With the store at @base, swap in (@apply) or back out the part @pol
+ * keeps of the writes after @base up to @point.  A torn write keeps each
+ * of its blocks with probability 1/2: a block is written whole or not.
+ */
+static u64 sbd_record_overlay(struct sbd_device *dev, u64 point,
+			      const struct sbd_policy *pol, bool apply)
+{
+	struct sbd_record *r = dev->cache.rec;
+	unsigned int shift = ilog2(dev->sect_size);
+	u64 i, k, rnd, moved = 0;
+	const struct sbd_point *p;
+	u32 b, blocks;
+
+	for (i = 0; i < point - r->base; i++) {
+		k = apply ? r->base + 1 + i : point - i;
+		p = &sbd_point_array(r)[k - 1];
+		if (!sbd_point_has_data(p))
+			continue;
+		blocks = p->len >> shift;
+		switch (p->fua ? SBD_KEPT : sbd_visit_fate(pol, k, blocks, &rnd)) {
+		case SBD_KEPT:
+			moved += sbd_point_swap(dev, p, 0, blocks);
+			break;
+		case SBD_TORN:
+			for (b = 0; b < blocks; b++)
+				if (sbd_rand(&rnd) % 2)
+					moved += sbd_point_swap(dev, p, b, b + 1);
+			break;
+		case SBD_LOST:
+			break;
+		}
+		cond_resched();
+	}
+	return moved;
+}
+
+/* Undo, newest first, every write the ring kept since the recording ended. */
+static u64 sbd_record_undo_ring(struct sbd_device *dev)
+{
+	struct sbd_cache *c = &dev->cache;
+	struct sbd_log_entry *e;
+	u64 undone = 0;
+	size_t i, off;
+
+	for (i = 0, off = c->newest; i < c->count; i++, off = e->prev) {
+		e = sbd_log_at(c, off);
+		memcpy(dev->store + e->pos, e->old, e->len);
+		undone += e->len;
+		cond_resched();
+	}
+	c->count = 0;
+	c->unflushed_bytes = 0;
+	return undone;
+}
+
+/*
+ * Turn the store into the crash state (@point, @pol), or with @pol NULL
+ * back into the recording's end.  The caller holds c->mutex; the
+ * recording has ended.  The queue is frozen throughout: no request sees
+ * a state half made, and the swaps need no spinlock.
+ */
+static void sbd_record_goto(struct sbd_device *dev, u64 point,
+			    const struct sbd_policy *pol)
+{
+	struct sbd_record *r = dev->cache.rec;
+	unsigned int memflags;
+	u64 start, moved;
+
+	memflags = sbd_freeze_queue(dev->disk->queue);
+	start = ktime_get_ns();
+	moved = sbd_record_undo_ring(dev);
+	if (r->visiting)
+		moved += sbd_record_overlay(dev, r->point, &r->policy, false);
+	moved += sbd_record_move(dev, pol ? sbd_record_durable(r, point) :
+					    r->npoints);
+	if (pol)
+		moved += sbd_record_overlay(dev, point, pol, true);
+	r->visiting = pol;
+	if (pol) {
+		r->point = point;
+		r->policy = *pol;
+		r->visits++;
+	}
+	r->cut_pending = false;
+	r->moved_bytes += moved;
+	r->last_move_ns = ktime_get_ns() - start;
+	sbd_unfreeze_queue(dev->disk->queue, memflags);
+	sbd_drop_page_cache(dev->disk);
+}
+
+/* Start a recording of @bytes; the caller holds c->mutex. */
+static int sbd_record_start(struct sbd_device *dev, u64 bytes)
+{
+	struct sbd_cache *c = &dev->cache;
+	unsigned int memflags;
+	struct sbd_record *r;
+
+	if (c->rec || c->off || !bytes || bytes > SIZE_MAX)
+		return -EINVAL;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->size = bytes;
+	r->low = bytes;
+	r->mem = __vmalloc(bytes, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+				  __GFP_NOWARN);
+	if (!r->mem) {
+		kfree(r);
+		return -ENOMEM;
+	}
+	/* Point 0 is durable: what the cache holds now is, as at a FLUSH. */
+	memflags = sbd_freeze_queue(dev->disk->queue);
+	spin_lock(&dev->lock);
+	c->count = 0;
+	c->unflushed_bytes = 0;
+	c->rec = r;
+	spin_unlock(&dev->lock);
+	sbd_unfreeze_queue(dev->disk->queue, memflags);
+	return 0;
+}
+
+/* Free the recording; the disk keeps what it holds.  Under c->mutex. */
+static void sbd_record_drop(struct sbd_device *dev)
+{
+	struct sbd_cache *c = &dev->cache;
+	struct sbd_record *r = c->rec;
+	unsigned int memflags;
+
+	/*
+	 * The ring's entries stay, as unflushed writes of a cache without a
+	 * recording: all of them can be undone, and none is durable yet.
+	 */
+	memflags = sbd_freeze_queue(dev->disk->queue);
+	spin_lock(&dev->lock);
+	c->rec = NULL;
+	spin_unlock(&dev->lock);
+	sbd_unfreeze_queue(dev->disk->queue, memflags);
+	vfree(r->mem);
+	kfree(r);
+}
+
+/* Is the disk, or a partition of it, claimed (mounted, say)? */
+static bool sbd_disk_claimed(struct gendisk *disk)
+{
+	struct block_device *part;
+	unsigned long idx;
+	bool claimed = false;
+
+	mutex_lock(&disk->open_mutex);
+	xa_for_each(&disk->part_tbl, idx, part)
+		claimed |= !!READ_ONCE(part->bd_holder);
+	mutex_unlock(&disk->open_mutex);
+	return claimed;
+}
+
+/*
+ * "off": cut the power; the caller holds c->mutex and the power is on.
+ * Without a recording, see sbd_power_cut().  While recording, the
+ * recording ends at its last point and the disk becomes that point's
+ * crash state under the cut's policy: a visit, which "visit end" can
+ * leave.  Once a recording has ended, a cut means nothing: -EINVAL.
+ */
+static int sbd_power_off(struct sbd_device *dev)
+{
+	struct sbd_cache *c = &dev->cache;
+	struct sbd_record *r = c->rec;
+	unsigned int memflags;
+
+	if (!r) {
+		sbd_power_cut(dev);
+		return 0;
+	}
+	if (r->state != SBD_REC_ON)
+		return -EINVAL;
+	memflags = sbd_freeze_queue(dev->disk->queue);
+	spin_lock(&dev->lock);
+	r->state = SBD_REC_CUT;
+	c->cuts++;
+	WRITE_ONCE(c->off, true);
+	spin_unlock(&dev->lock);
+	sbd_unfreeze_queue(dev->disk->queue, memflags);
+	sbd_record_goto(dev, r->npoints, &c->policy);
+	return 0;
+}
+
+/* "on": after an aimed cut, the disk first becomes its crash state. */
+static void sbd_power_on(struct sbd_device *dev)
+{
+	struct sbd_cache *c = &dev->cache;
+
+	if (c->rec && c->rec->cut_pending)
+		sbd_record_goto(dev, c->rec->npoints, &c->policy);
+	WRITE_ONCE(c->off, false);
+}
+
+/* debugfs sbd/sbdN/points: one line per point, under c->mutex. */
+static void *sbd_listing_start(struct seq_file *m, loff_t *pos)
+{
+	struct sbd_device *dev = m->private;
+	struct sbd_record *r;
+
+	mutex_lock(&dev->cache.mutex);
+	r = dev->cache.rec;
+	/* Pairs with sbd_record_commit(): only points filled in. */
+	if (!r || *pos >= smp_load_acquire(&r->npoints))
+		return NULL;
+	return &sbd_point_array(r)[*pos];
+}
+
+static void *sbd_listing_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct sbd_device *dev = m->private;
+	struct sbd_record *r = dev->cache.rec;
+
+	++*pos;
+	/* Pairs with sbd_record_commit(): only points filled in. */
+	if (*pos >= smp_load_acquire(&r->npoints))
+		return NULL;
+	return &sbd_point_array(r)[*pos];
+}
+
+static void sbd_listing_stop(struct seq_file *m, void *v)
+{
+	struct sbd_device *dev = m->private;
+
+	mutex_unlock(&dev->cache.mutex);
+}
+
+/* "K write POS LEN [fua]", "K flush", "K mark NAME"; bytes, decimal. */
+static int sbd_listing_show(struct seq_file *m, void *v)
+{
+	struct sbd_device *dev = m->private;
+	struct sbd_record *r = dev->cache.rec;
+	const struct sbd_point *p = v;
+	u64 k = p - sbd_point_array(r) + 1;
+
+	if (sbd_point_has_data(p))
+		seq_printf(m, "%llu %s %llu %u%s\n", k, sbd_point_names[p->kind],
+			   p->pos, p->len, p->fua ? " fua" : "");
+	else if (p->kind == SBD_POINT_MARK)
+		seq_printf(m, "%llu mark %.*s\n", k, (int)p->len,
+			   r->mem + p->saved);
+	else
+		seq_printf(m, "%llu flush\n", k);
+	return 0;
+}
+
+static const struct seq_operations sbd_listing_sops = {
+	.start = sbd_listing_start,
+	.next = sbd_listing_next,
+	.stop = sbd_listing_stop,
+	.show = sbd_listing_show,
+};
+DEFINE_SEQ_ATTRIBUTE(sbd_listing);
+
 /* Undo sbd_cache_init(); harmless on a disk without a cache. */
 static void sbd_cache_free(struct sbd_device *dev)
 {
+	if (dev->cache.rec) {
+		vfree(dev->cache.rec->mem);
+		kfree(dev->cache.rec);
+		dev->cache.rec = NULL;
+	}
 	kvfree(dev->cache.pinned);
 	vfree(dev->cache.log);
 	dev->cache.pinned = NULL;
@@ -966,6 +1550,50 @@ static bool sbd_input_ends(const char *p)
 }
 
 /*
+ * A policy from *@p: "none", "all", "random SEED PERCENT" or "torn SEED".
+ * Used by powercut_policy and by visit.
+ */
+static bool sbd_parse_policy(const char **p, struct sbd_policy *pol)
+{
+	u64 percent = 0;
+	size_t len;
+	const char *word = sbd_next_word(p, &len);
+
+	pol->seed = 0;
+	if (sbd_word_is(word, len, "none"))
+		pol->kind = SBD_CUT_NONE;
+	else if (sbd_word_is(word, len, "all"))
+		pol->kind = SBD_CUT_ALL;
+	else if (sbd_word_is(word, len, "random") &&
+		 sbd_parse_token(p, &pol->seed) &&
+		 sbd_parse_token(p, &percent) && percent <= 100)
+		pol->kind = SBD_CUT_RANDOM;
+	else if (sbd_word_is(word, len, "torn") &&
+		 sbd_parse_token(p, &pol->seed))
+		pol->kind = SBD_CUT_TORN;
+	else
+		return false;
+	pol->percent = percent;
+	return true;
+}
+
+/* @pol as sbd_parse_policy() reads it, and a newline, at @buf + @at. */
+static ssize_t sbd_policy_emit(char *buf, int at, const struct sbd_policy *pol)
+{
+	switch (pol->kind) {
+	case SBD_CUT_ALL:
+		return sysfs_emit_at(buf, at, "all\n");
+	case SBD_CUT_RANDOM:
+		return sysfs_emit_at(buf, at, "random %llu %u\n", pol->seed,
+				     pol->percent);
+	case SBD_CUT_TORN:
+		return sysfs_emit_at(buf, at, "torn %llu\n", pol->seed);
+	default:
+		return sysfs_emit_at(buf, at, "none\n");
+	}
+}
+
+/*
  * Mark or clear a range, all or nothing.  The kernel's table (one page,
  * 512 ranges) can fill part-way through a long range; it is then put
  * back as it was, so a refused command changes nothing.  Edits are
@@ -1028,7 +1656,7 @@ static struct device_attribute dev_attr_badblocks =
  * The cache's files exist only on a disk loaded with cache_mb > 0.
  *
  * power: "on" or "off".  Writing "off" cuts the power (see
- * sbd_power_cut()), "on" brings it back with what the cut left.
+ * sbd_power_off()), "on" brings it back with what the cut left.
  * Writing the state the disk is already in is -EINVAL.
  */
 static ssize_t power_show(struct device *d, struct device_attribute *attr,
@@ -1057,9 +1685,9 @@ static ssize_t power_store(struct device *d, struct device_attribute *attr,
 	if (off == c->off)
 		err = -EINVAL;
 	else if (off)
-		sbd_power_cut(dev);
+		err = sbd_power_off(dev);
 	else
-		WRITE_ONCE(c->off, false);
+		sbd_power_on(dev);
 	mutex_unlock(&c->mutex);
 	return err ?: len;
 }
@@ -1080,20 +1708,7 @@ static ssize_t powercut_policy_show(struct device *d,
 	ssize_t ret;
 
 	mutex_lock(&c->mutex);
-	switch (c->policy) {
-	case SBD_CUT_ALL:
-		ret = sysfs_emit(buf, "all\n");
-		break;
-	case SBD_CUT_RANDOM:
-		ret = sysfs_emit(buf, "random %llu %u\n", c->seed, c->percent);
-		break;
-	case SBD_CUT_TORN:
-		ret = sysfs_emit(buf, "torn %llu\n", c->seed);
-		break;
-	default:
-		ret = sysfs_emit(buf, "none\n");
-		break;
-	}
+	ret = sbd_policy_emit(buf, 0, &c->policy);
 	mutex_unlock(&c->mutex);
 	return ret;
 }
@@ -1103,32 +1718,14 @@ static ssize_t powercut_policy_store(struct device *d,
 				     const char *buf, size_t len)
 {
 	struct sbd_cache *c = &to_sbd(d)->cache;
-	enum sbd_cut_policy policy;
-	u64 seed = 0, percent = 0;
-	const char *p = buf, *word;
-	size_t word_len;
+	struct sbd_policy policy;
+	const char *p = buf;
 
-	word = sbd_next_word(&p, &word_len);
-	if (sbd_word_is(word, word_len, "none"))
-		policy = SBD_CUT_NONE;
-	else if (sbd_word_is(word, word_len, "all"))
-		policy = SBD_CUT_ALL;
-	else if (sbd_word_is(word, word_len, "random") &&
-		 sbd_parse_token(&p, &seed) && sbd_parse_token(&p, &percent) &&
-		 percent <= 100)
-		policy = SBD_CUT_RANDOM;
-	else if (sbd_word_is(word, word_len, "torn") &&
-		 sbd_parse_token(&p, &seed))
-		policy = SBD_CUT_TORN;
-	else
-		return -EINVAL;
-	if (!sbd_input_ends(p))
+	if (!sbd_parse_policy(&p, &policy) || !sbd_input_ends(p))
 		return -EINVAL;
 
 	mutex_lock(&c->mutex);
 	c->policy = policy;
-	c->seed = seed;
-	c->percent = percent;
 	mutex_unlock(&c->mutex);
 	return len;
 }
@@ -1157,6 +1754,246 @@ static ssize_t cache_stats_show(struct device *d,
 }
 static DEVICE_ATTR_RO(cache_stats);
 
+/*
+ * record: "start MIB" starts a recording kept in MIB MiB (points and
+ * the bytes each write overwrote); "stop" ends it; "drop" frees it and
+ * leaves the disk as it is.  Reads "none", "recording", or how it ended:
+ * "stopped", "full" (its memory ran out), "cut" (the power).
+ */
+static ssize_t record_show(struct device *d, struct device_attribute *attr,
+			   char *buf)
+{
+	struct sbd_cache *c = &to_sbd(d)->cache;
+	ssize_t ret;
+
+	mutex_lock(&c->mutex);
+	ret = sysfs_emit(buf, "%s\n", c->rec ?
+			 sbd_rec_state_names[c->rec->state] : "none");
+	mutex_unlock(&c->mutex);
+	return ret;
+}
+
+static ssize_t record_store(struct device *d, struct device_attribute *attr,
+			    const char *buf, size_t len)
+{
+	struct sbd_device *dev = to_sbd(d);
+	struct sbd_cache *c = &dev->cache;
+	const char *p = buf, *word;
+	size_t word_len;
+	u64 mib = 0;
+	int err = -EINVAL;
+
+	word = sbd_next_word(&p, &word_len);
+	if (sbd_word_is(word, word_len, "start") &&
+	    (!sbd_parse_token(&p, &mib) || !mib || mib > SBD_MAX_CACHE_MB))
+		return -EINVAL;
+	if (!sbd_input_ends(p))
+		return -EINVAL;
+
+	mutex_lock(&c->mutex);
+	if (sbd_word_is(word, word_len, "start")) {
+		err = sbd_record_start(dev, mib << 20);
+	} else if (sbd_word_is(word, word_len, "stop")) {
+		if (c->rec && c->rec->state == SBD_REC_ON) {
+			spin_lock(&dev->lock);
+			c->rec->state = SBD_REC_STOPPED;
+			spin_unlock(&dev->lock);
+			err = 0;
+		}
+	} else if (sbd_word_is(word, word_len, "drop")) {
+		/* After an aimed cut, the crash state comes with power on. */
+		if (c->rec && !c->rec->cut_pending) {
+			sbd_record_drop(dev);
+			err = 0;
+		}
+	}
+	mutex_unlock(&c->mutex);
+	return err ?: len;
+}
+static DEVICE_ATTR_RW(record);
+
+/*
+ * mark: "NAME" adds a mark point, after every request completed before
+ * this write (they were recorded under the same lock).  1 to 32 printable
+ * characters, no blanks; only while recording.  -ENOSPC: the recording's
+ * memory ran out (it has ended).
+ */
+static ssize_t mark_store(struct device *d, struct device_attribute *attr,
+			  const char *buf, size_t len)
+{
+	struct sbd_device *dev = to_sbd(d);
+	struct sbd_cache *c = &dev->cache;
+	const char *p = buf, *name;
+	struct sbd_point *pt;
+	size_t name_len, i;
+	int err = 0;
+
+	name = sbd_next_word(&p, &name_len);
+	if (!name || name_len > SBD_MARK_MAX || !sbd_input_ends(p))
+		return -EINVAL;
+	for (i = 0; i < name_len; i++)
+		if (!isgraph(name[i]))
+			return -EINVAL;
+
+	mutex_lock(&c->mutex);
+	if (!c->rec || c->rec->state != SBD_REC_ON) {
+		err = -EINVAL;
+		goto out;
+	}
+	spin_lock(&dev->lock);
+	pt = sbd_record_add(c->rec, name_len);
+	if (pt) {
+		pt->kind = SBD_POINT_MARK;
+		pt->pos = 0;
+		pt->len = name_len;
+		pt->fua = false;
+		memcpy(c->rec->mem + pt->saved, name, name_len);
+		c->rec->marks++;
+		sbd_record_commit(dev, c->rec);
+	}
+	spin_unlock(&dev->lock);
+	err = pt ? 0 : -ENOSPC;
+out:
+	mutex_unlock(&c->mutex);
+	return err ?: len;
+}
+static DEVICE_ATTR_WO(mark);
+
+/*
+ * cut_at: "N" cuts the power the moment point N completes (N after the
+ * last point; the recording must be on); "0" disarms.  At power on the
+ * disk becomes the crash state (N, powercut_policy).
+ */
+static ssize_t cut_at_show(struct device *d, struct device_attribute *attr,
+			   char *buf)
+{
+	struct sbd_cache *c = &to_sbd(d)->cache;
+	ssize_t ret;
+
+	mutex_lock(&c->mutex);
+	ret = sysfs_emit(buf, "%llu\n", c->rec ? c->rec->cut_at : 0);
+	mutex_unlock(&c->mutex);
+	return ret;
+}
+
+static ssize_t cut_at_store(struct device *d, struct device_attribute *attr,
+			    const char *buf, size_t len)
+{
+	struct sbd_device *dev = to_sbd(d);
+	struct sbd_cache *c = &dev->cache;
+	const char *p = buf;
+	int err = -EINVAL;
+	u64 point;
+
+	if (!sbd_parse_token(&p, &point) || !sbd_input_ends(p))
+		return -EINVAL;
+	mutex_lock(&c->mutex);
+	spin_lock(&dev->lock);
+	if (c->rec && c->rec->state == SBD_REC_ON &&
+	    (!point || point > c->rec->npoints)) {
+		c->rec->cut_at = point;
+		err = 0;
+	}
+	spin_unlock(&dev->lock);
+	mutex_unlock(&c->mutex);
+	return err ?: len;
+}
+static DEVICE_ATTR_RW(cut_at);
+
+/*
+ * visit: "POINT POLICY" turns the disk into the crash state a cut right
+ * after POINT would have left under POLICY (as powercut_policy reads it);
+ * "end" brings back the recording's end, byte for byte.  Only once the
+ * recording has ended, with the power on and no filesystem mounted on
+ * the disk; anything else is -EINVAL.  Reads "end", "none" (no
+ * recording) or the state visited.
+ */
+static ssize_t visit_show(struct device *d, struct device_attribute *attr,
+			  char *buf)
+{
+	struct sbd_cache *c = &to_sbd(d)->cache;
+	struct sbd_record *r;
+	ssize_t ret;
+
+	mutex_lock(&c->mutex);
+	r = c->rec;
+	if (!r) {
+		ret = sysfs_emit(buf, "none\n");
+	} else if (!r->visiting) {
+		ret = sysfs_emit(buf, "end\n");
+	} else {
+		ret = sysfs_emit(buf, "%llu ", r->point);
+		ret += sbd_policy_emit(buf, ret, &r->policy);
+	}
+	mutex_unlock(&c->mutex);
+	return ret;
+}
+
+static ssize_t visit_store(struct device *d, struct device_attribute *attr,
+			   const char *buf, size_t len)
+{
+	struct sbd_device *dev = to_sbd(d);
+	struct sbd_cache *c = &dev->cache;
+	struct sbd_policy pol;
+	const char *p = buf;
+	size_t word_len;
+	const char *word;
+	bool to_end;
+	u64 point = 0;
+	int err = -EINVAL;
+
+	word = sbd_next_word(&p, &word_len);
+	to_end = sbd_word_is(word, word_len, "end");
+	if (!to_end) {
+		p = buf;
+		if (!sbd_parse_token(&p, &point) || !sbd_parse_policy(&p, &pol))
+			return -EINVAL;
+	}
+	if (!sbd_input_ends(p))
+		return -EINVAL;
+
+	mutex_lock(&c->mutex);
+	if (c->rec && c->rec->state != SBD_REC_ON && !c->off &&
+	    point <= c->rec->npoints && !sbd_disk_claimed(dev->disk)) {
+		sbd_record_goto(dev, point, to_end ? NULL : &pol);
+		err = 0;
+	}
+	mutex_unlock(&c->mutex);
+	return err ?: len;
+}
+static DEVICE_ATTR_RW(visit);
+
+/* One "name value" line per counter of the recording. */
+static ssize_t record_stats_show(struct device *d,
+				 struct device_attribute *attr, char *buf)
+{
+	struct sbd_device *dev = to_sbd(d);
+	struct sbd_cache *c = &dev->cache;
+	struct sbd_record *r;
+	ssize_t ret;
+
+	mutex_lock(&c->mutex);
+	r = c->rec;
+	if (!r) {
+		ret = sysfs_emit(buf, "state none\n");
+	} else {
+		spin_lock(&dev->lock);
+		ret = sysfs_emit(buf,
+				 "state %s\npoints %llu\nwrites %llu\nflushes %llu\nfua_writes %llu\nmarks %llu\nsaved_bytes %llu\nmemory_bytes %zu\nmemory_used %llu\nvisits %llu\nmoved_bytes %llu\nlast_move_usec %llu\n",
+				 sbd_rec_state_names[r->state], r->npoints,
+				 r->writes, r->flushes, r->fua_writes, r->marks,
+				 r->saved_bytes, r->size,
+				 (u64)(r->size - r->low) +
+				 r->npoints * sizeof(struct sbd_point),
+				 r->visits, r->moved_bytes,
+				 div_u64(r->last_move_ns, NSEC_PER_USEC));
+		spin_unlock(&dev->lock);
+	}
+	mutex_unlock(&c->mutex);
+	return ret;
+}
+static DEVICE_ATTR_RO(record_stats);
+
 static struct attribute *sbd_attrs[] = {
 	&dev_attr_size_bytes.attr,
 	&dev_attr_hardsect_size.attr,
@@ -1165,6 +2002,11 @@ static struct attribute *sbd_attrs[] = {
 	&dev_attr_power.attr,
 	&dev_attr_powercut_policy.attr,
 	&dev_attr_cache_stats.attr,
+	&dev_attr_record.attr,
+	&dev_attr_mark.attr,
+	&dev_attr_cut_at.attr,
+	&dev_attr_visit.attr,
+	&dev_attr_record_stats.attr,
 	NULL,
 };
 
@@ -1172,9 +2014,10 @@ static umode_t sbd_attr_visible(struct kobject *kobj, struct attribute *attr,
 				int n)
 {
 	struct sbd_device *dev = to_sbd(kobj_to_dev(kobj));
-	bool cache_file = attr == &dev_attr_power.attr ||
-			  attr == &dev_attr_powercut_policy.attr ||
-			  attr == &dev_attr_cache_stats.attr;
+	bool cache_file = attr != &dev_attr_size_bytes.attr &&
+			  attr != &dev_attr_hardsect_size.attr &&
+			  attr != &dev_attr_store_bytes.attr &&
+			  attr != &dev_attr_badblocks.attr;
 
 	return cache_file && !dev->cache.log ? 0 : attr->mode;
 }
@@ -1433,6 +2276,12 @@ static int sbd_add_device(struct sbd_device *dev)
 	if (err)
 		return err;
 	dev->added = true;
+	/* The recording's points; debugfs errors are not sbd's to report. */
+	if (dev->cache.log) {
+		dev->debugfs = debugfs_create_dir(disk->disk_name, sbd_debugfs);
+		debugfs_create_file("points", 0444, dev->debugfs, dev,
+				    &sbd_listing_fops);
+	}
 	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s%s\n",
 		disk->disk_name, dev->size, dev->size >> 20, dev->sect_size,
 		dev->tag_set.nr_hw_queues, readonly.value ? ", read-only" : "",
@@ -1453,8 +2302,11 @@ static void sbd_free_devices(unsigned int count)
  */
 static void sbd_del_disks(unsigned int count)
 {
-	while (count--)
+	while (count--) {
+		/* Waits for readers of the listing, which use the device. */
+		debugfs_remove_recursive(sbd_devices[count].debugfs);
 		del_gendisk(sbd_devices[count].disk);
+	}
 }
 
 static int __init sbd_init(void)
@@ -1476,6 +2328,7 @@ static int __init sbd_init(void)
 		kfree(sbd_devices);
 		return sbd_major;
 	}
+	sbd_debugfs = debugfs_create_dir(SBD_NAME, NULL);
 
 	/*
 	 * Allocate every disk before the first goes live, so that once
@@ -1500,6 +2353,7 @@ out_del:
 	sbd_del_disks(added);
 out_free:
 	sbd_free_devices(allocated);
+	debugfs_remove_recursive(sbd_debugfs);
 	unregister_blkdev(sbd_major, SBD_NAME);
 	return err;
 }
@@ -1508,6 +2362,7 @@ static void __exit sbd_exit(void)
 {
 	sbd_del_disks(sbd_ndevices);
 	sbd_free_devices(sbd_ndevices);
+	debugfs_remove_recursive(sbd_debugfs);
 	unregister_blkdev(sbd_major, SBD_NAME);
 }
 

@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: GPL-2.0
+# Recording and crash states: a disk with a cache records a run of raw
+# O_DIRECT writes, FUA writes, fsyncs (FLUSH), marks, discards and
+# zeroouts (tests/tools/sbd-model.c plays it), then every point is
+# visited under several policies and compared block by block with an
+# image the model computes on its own; the end is checked after each
+# point.  Then the sysfs files' contract: bad input, limits, the aimed
+# live cut, determinism, a full recording, unload while visiting.
+
+# QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
+
+SBD_SYS=/sys/block/sbd0/sbd
+REC=$SBD_SYS/record
+VISIT=$SBD_SYS/visit
+MARK=$SBD_SYS/mark
+CUTAT=$SBD_SYS/cut_at
+PWR=$SBD_SYS/power
+POL=$SBD_SYS/powercut_policy
+POINTS=/sys/kernel/debug/sbd/sbd0/points
+POLICIES="none all random:7:50 random:8:20 torn:5 torn:6"
+
+rstat() { awk -v k="$1" '$1 == k { print $2 }' "$SBD_SYS"/record_stats; }
+dev_sum() { dd if=/dev/sbd0 bs=64k iflag=direct status=none | sha256sum | cut -c1-64; }
+# refuse NAME FILE TEXT: writing TEXT to FILE fails with EINVAL.
+refuse() {
+	if _out=$(printf '%s\n' "$3" | dd of="$2" 2>&1); then
+		fail "$1" "'$3' > $(basename "$2") was accepted"
+		return 1
+	fi
+	case $_out in
+	*"Invalid argument"*) pass "$1" ;;
+	*) fail "$1" "'$3' > $(basename "$2"): expected Invalid argument, got: $_out"; return 1 ;;
+	esac
+}
+
+# model_run NAME BS NOPS SEED: a 1 MiB disk of BS-byte blocks, recorded
+# while sbd-model plays NOPS operations, then every state checked.
+model_run() {
+	_n=$1
+	check "$_n/load" load_sbd nsectors=$((1048576 / $2)) hardsect_size="$2" cache_mb=4 ||
+		return
+	check "$_n/start" sh -c "echo 'start 16' > $REC" || { unload_sbd; return; }
+	check_output "$_n/play" '^ok played' sbd-model play /dev/sbd0 "$4" "$3" "$TMP/trace"
+	check "$_n/stop" sh -c "echo stop > $REC"
+	expect "$_n/state-stopped" stopped "$(cat "$REC")"
+	cp "$POINTS" "$TMP/listing"
+	expect "$_n/points-counted" "$(grep -c . "$TMP/listing")" "$(rstat points)"
+	# shellcheck disable=SC2086 # $POLICIES: a list of words, on purpose
+	_out=$(sbd-model check /dev/sbd0 "$TMP/trace" "$TMP/listing" $POLICIES 2>&1)
+	_rc=$?
+	if [ $_rc = 0 ]; then
+		pass "$_n/every-state-matches-the-model"
+	else
+		fail "$_n/every-state-matches-the-model" "$_out"
+	fi
+	printf '%s\n' "$_out" | grep '^ok states' | sed 's/^/@@ | /'
+	echo "@@ | $(grep -E '^(points|saved_bytes|memory_used|visits|moved_bytes|last_move_usec) ' \
+		"$SBD_SYS"/record_stats | tr '\n' ' ')"
+	check "$_n/drop" sh -c "echo drop > $REC"
+	check "$_n/unload" unload_sbd
+}
+
+mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+model_run model@512 512 60 11
+model_run model@4096 4096 60 12
+maxbs=$(sbd_max_block)
+[ "$maxbs" -le 4096 ] || model_run "model@$maxbs" "$maxbs" 40 13
+
+# --- The files' contract, on an 8 MiB disk with a 4 MiB cache.
+random_file "$TMP/A" 65536
+random_file "$TMP/B" 65536
+head -c 65536 /dev/zero > "$TMP/Z"
+wr() { dd if="$1" of=/dev/sbd0 bs=64k seek="$2" oflag=direct,seek_bytes conv=notrunc status=none; }
+at() { dd if=/dev/sbd0 bs=64k skip="$1" count=1 iflag=direct,skip_bytes status=none; }
+
+check files/no-cache-load load_sbd nsectors=16384 || return
+check_fails files/no-record-file-without-cache test -e "$REC"
+unload_sbd
+check files/load load_sbd nsectors=16384 cache_mb=4 || return
+expect files/state-none none "$(cat "$REC")"
+expect files/visit-none none "$(cat "$VISIT")"
+expect files/stats-none "state none" "$(cat "$SBD_SYS"/record_stats)"
+refuse files/mark-before-start "$MARK" m1
+refuse files/visit-without-recording "$VISIT" "0 none"
+refuse files/cut-at-without-recording "$CUTAT" 5
+for bad in "" "start" "start 0" "start +4" "start x" "start 4 4" "begin" "stop" "drop" "Start 4"; do
+	refuse "files/record '$bad'" "$REC" "$bad"
+done
+expect files/still-none none "$(cat "$REC")"
+check files/start sh -c "echo 'start 8' > $REC"
+refuse files/start-twice "$REC" "start 8"
+expect files/recording recording "$(cat "$REC")"
+for bad in "" "two words" "$(printf 'x%.0s' $(seq 33))" "tab	bed"; do
+	refuse "files/mark '$bad'" "$MARK" "$bad"
+done
+check files/mark-32 sh -c "echo $(printf 'y%.0s' $(seq 32)) > $MARK"
+refuse files/visit-while-recording "$VISIT" "0 none"
+refuse files/cut-at-past "$CUTAT" 1
+wr "$TMP/A" 0
+check files/mark sh -c "echo after-A > $MARK"
+expect files/listing "1 mark yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
+2 write 0 65536
+3 mark after-A" "$(cat $POINTS)"
+check files/stop sh -c "echo stop > $REC"
+refuse files/mark-after-stop "$MARK" m2
+for bad in "" "4 none" "1" "1 some" "1 random 1" "1 random 1 101" "+1 none" "1 none x" \
+	   "end 1" "99999999999999999999999 none"; do
+	refuse "files/visit '$bad'" "$VISIT" "$bad"
+done
+check files/visit-1 sh -c "echo '1 none' > $VISIT"
+expect files/visit-reads "1 none" "$(cat "$VISIT")"
+expect files/visit-1-has-no-write "$(sha256sum < "$TMP/Z")" "$(at 0 | sha256sum)"
+check files/visit-3-all sh -c "echo '3 all' > $VISIT"
+expect files/visit-3-all-has-A "$(sha256sum < "$TMP/A")" "$(at 0 | sha256sum)"
+# A write during a visit is undone by the next move.
+check files/write-during-visit wr "$TMP/B" 0
+check files/end sh -c "echo end > $VISIT"
+expect files/end-reads end "$(cat "$VISIT")"
+expect files/end-has-A "$(sha256sum < "$TMP/A")" "$(at 0 | sha256sum)"
+check_output files/visits-counted '^visits 2$' cat "$SBD_SYS"/record_stats
+# A mounted filesystem would not see the change: refused.
+check files/mkfs-at-end mkfs.ext4 -q -F -E nodiscard /dev/sbd0
+check files/mount mount /dev/sbd0 "$MNT"
+refuse files/visit-while-mounted "$VISIT" "0 none"
+umount "$MNT"
+check files/visit-after-umount sh -c "echo '0 none' > $VISIT"
+# The page cache is dropped: a reader that keeps the disk open sees it.
+exec 3< /dev/sbd0
+dd if=/dev/sbd0 of="$TMP/before" bs=64k count=1 status=none
+check files/visit-with-reader sh -c "echo '3 all' > $VISIT"
+dd if=/dev/sbd0 of="$TMP/after" bs=64k count=1 status=none
+same files/held-open-reader-sees-the-visit "$TMP/A" "$TMP/after"
+exec 3<&-
+check files/power-off-refused-after-end sh -c "! echo off > $PWR"
+check files/drop sh -c "echo drop > $REC"
+expect files/dropped-keeps-content "$(sha256sum < "$TMP/A")" "$(at 0 | sha256sum)"
+expect files/dropped none "$(cat "$REC")"
+
+# --- A recording whose memory runs out ends "full"; its points stay.
+check full/start sh -c "echo 'start 1' > $REC"
+for i in $(seq 0 19); do wr "$TMP/B" $((i * 65536)) 2>/dev/null; done
+expect full/state full "$(cat "$REC")"
+n=$(rstat points)
+check full/some-points test "$n" -ge 10 -a "$n" -lt 20
+check full/visit-last sh -c "echo '$n all' > $VISIT"
+expect full/last-recorded-write "$(sha256sum < "$TMP/B")" \
+	"$(at $(((n - 1) * 65536)) | sha256sum)"
+check full/end sh -c "echo end > $VISIT"
+check full/drop sh -c "echo drop > $REC"
+
+# --- The aimed live cut: the power goes off as point 3 completes; the
+# 4th write fails; at power on the disk is the state (3, none).
+unload_sbd
+check cut/load load_sbd nsectors=16384 cache_mb=4
+check cut/start sh -c "echo 'start 8' > $REC"
+check cut/arm sh -c "echo 3 > $CUTAT"
+expect cut/armed 3 "$(cat "$CUTAT")"
+wr "$TMP/A" 0 && sync /dev/sbd0 && wr "$TMP/A" 65536
+check_fails_with cut/4th-write-fails "Input/output error" wr "$TMP/B" 131072
+expect cut/power-off off "$(cat "$PWR")"
+expect cut/state cut "$(cat "$REC")"
+expect cut/three-points 3 "$(rstat points)"
+refuse cut/visit-while-off "$VISIT" "1 none"
+check cut/power-on sh -c "echo on > $PWR"
+expect cut/visiting "3 none" "$(cat "$VISIT")"
+expect cut/flushed-kept "$(sha256sum < "$TMP/A")" "$(at 0 | sha256sum)"
+expect cut/unflushed-lost "$(sha256sum < "$TMP/Z")" "$(at 65536 | sha256sum)"
+expect cut/never-written "$(sha256sum < "$TMP/Z")" "$(at 131072 | sha256sum)"
+check cut/end sh -c "echo end > $VISIT"
+expect cut/end-has-it "$(sha256sum < "$TMP/A")" "$(at 65536 | sha256sum)"
+check cut/drop sh -c "echo drop > $REC"
+
+# --- Determinism: the same single-threaded run recorded twice gives
+# the same points and the same state, by hash.
+det_run() {
+	unload_sbd
+	load_sbd nsectors=2048 cache_mb=4 && echo 'start 16' > "$REC" &&
+		sbd-model play /dev/sbd0 77 40 "$TMP/trace" > /dev/null &&
+		echo stop > "$REC" && echo "7 torn 3" > "$VISIT" &&
+		printf '%s %s\n' "$(sha256sum < $POINTS | cut -c1-64)" "$(dev_sum)"
+}
+d1=$(det_run)
+d2=$(det_run)
+check det/ran test -n "$d1"
+expect det/same-points-same-state "$d1" "$d2"
+
+# --- Unload while recording and while visiting leaks nothing.
+unload_sbd
+base=$(meminfo_kb VmallocUsed)
+for i in 1 2 3; do
+	load_sbd nsectors=16384 cache_mb=4 && echo 'start 8' > "$REC" &&
+		wr "$TMP/A" 0 && rmmod sbd || break
+	load_sbd nsectors=16384 cache_mb=4 && echo 'start 8' > "$REC" &&
+		wr "$TMP/A" 0 && echo stop > "$REC" && echo '0 none' > "$VISIT" &&
+		rmmod sbd || break
+done
+check leak/unloaded test ! -e /sys/module/sbd
+check leak/vmalloc-back-to-baseline test $(($(meminfo_kb VmallocUsed) - base)) -lt 1024
