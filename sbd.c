@@ -1116,13 +1116,10 @@ static void sbd_swap_bytes(u8 *a, u8 *b, u64 len)
 		swap(*x, *y);
 }
 
-/* Swap blocks [@from, @to) of point @p's saved bytes with the store. */
+/* Swap @len bytes at @off into point @p's saved bytes with the store. */
 static u64 sbd_point_swap(struct sbd_device *dev, const struct sbd_point *p,
-			  u32 from, u32 to)
+			  u32 off, u32 len)
 {
-	unsigned int shift = ilog2(dev->sect_size);
-	u64 off = (u64)from << shift, len = (u64)(to - from) << shift;
-
 	sbd_swap_bytes(dev->cache.rec->mem + p->saved + off,
 		       dev->store + p->pos + off, len);
 	return len;
@@ -1132,7 +1129,6 @@ static u64 sbd_point_swap(struct sbd_device *dev, const struct sbd_point *p,
 static u64 sbd_record_move(struct sbd_device *dev, u64 target)
 {
 	struct sbd_record *r = dev->cache.rec;
-	unsigned int shift = ilog2(dev->sect_size);
 	const struct sbd_point *p;
 	u64 moved = 0;
 
@@ -1142,7 +1138,7 @@ static u64 sbd_record_move(struct sbd_device *dev, u64 target)
 		else
 			p = &sbd_point_array(r)[r->base++];
 		if (sbd_point_has_data(p))
-			moved += sbd_point_swap(dev, p, 0, p->len >> shift);
+			moved += sbd_point_swap(dev, p, 0, p->len);
 		cond_resched();
 	}
 	return moved;
@@ -1190,25 +1186,25 @@ static u64 sbd_record_overlay(struct sbd_device *dev, u64 point,
 			      const struct sbd_policy *pol, bool apply)
 {
 	struct sbd_record *r = dev->cache.rec;
-	unsigned int shift = ilog2(dev->sect_size);
 	u64 i, k, rnd, moved = 0;
 	const struct sbd_point *p;
-	u32 b, blocks;
+	u32 off;
 
 	for (i = 0; i < point - r->base; i++) {
 		k = apply ? r->base + 1 + i : point - i;
 		p = &sbd_point_array(r)[k - 1];
 		if (!sbd_point_has_data(p))
 			continue;
-		blocks = p->len >> shift;
-		switch (p->fua ? SBD_KEPT : sbd_visit_fate(pol, k, blocks, &rnd)) {
+		switch (p->fua ? SBD_KEPT :
+			sbd_visit_fate(pol, k, p->len / dev->sect_size, &rnd)) {
 		case SBD_KEPT:
-			moved += sbd_point_swap(dev, p, 0, blocks);
+			moved += sbd_point_swap(dev, p, 0, p->len);
 			break;
 		case SBD_TORN:
-			for (b = 0; b < blocks; b++)
+			for (off = 0; off < p->len; off += dev->sect_size)
 				if (sbd_rand(&rnd) % 2)
-					moved += sbd_point_swap(dev, p, b, b + 1);
+					moved += sbd_point_swap(dev, p, off,
+								dev->sect_size);
 			break;
 		case SBD_LOST:
 			break;
@@ -1436,6 +1432,213 @@ static const struct seq_operations sbd_listing_sops = {
 	.show = sbd_listing_show,
 };
 DEFINE_SEQ_ATTRIBUTE(sbd_listing);
+
+/*
+ * debugfs sbd/sbdN/log-writes: the recording in dm-log-writes' format
+ * (Documentation/admin-guide/device-mapper/log-writes.rst), which
+ * fstests' replay-log reads: a super block, then per entry a header
+ * block (and a mark's name in it) and the data written.  Sectors count
+ * logical blocks, as dm-log-writes counts its device's.  Entries come
+ * in the order dm-log-writes logs them: a write when the next FLUSH
+ * completes (or at the end), a FUA write and a mark at once.
+ *
+ * A write's own data is what the export needs, and the recording keeps
+ * it only for writes the store does not hold (after @base, see above):
+ * readable while the disk is visiting point 0, else -EINVAL.
+ */
+#define SBD_LW_MAGIC		0x6a736677736872ULL
+#define SBD_LW_VERSION		1ULL
+#define SBD_LW_FLUSH		BIT(0)
+#define SBD_LW_FUA		BIT(1)
+#define SBD_LW_DISCARD		BIT(2)
+#define SBD_LW_MARK		BIT(3)
+
+struct sbd_lw_super {
+	__le64 magic;
+	__le64 version;
+	__le64 nr_entries;
+	__le32 sectorsize;
+} __packed;
+
+struct sbd_lw_entry {
+	__le64 sector;
+	__le64 nr_sectors;
+	__le64 flags;
+	__le64 data_len;
+};
+
+struct sbd_export {
+	struct sbd_device *dev;
+	struct sbd_record *rec;	/* the recording this order is for */
+	u64 n;			/* entries */
+	u64 *order;		/* point numbers, in dm-log-writes' order */
+	u8 *block;		/* one zeroed header block */
+};
+
+/* The saved bytes are the writes' own data: at point 0, with no overlay. */
+static bool sbd_export_ready(const struct sbd_record *r)
+{
+	return r && r->state != SBD_REC_ON && !r->base &&
+	       (!r->visiting || !r->point);
+}
+
+static void *sbd_export_start(struct seq_file *m, loff_t *pos)
+{
+	struct sbd_export *x = m->private;
+	struct sbd_cache *c = &x->dev->cache;
+
+	mutex_lock(&c->mutex);
+	if (c->rec != x->rec || !sbd_export_ready(c->rec))
+		return ERR_PTR(-EINVAL);
+	return *pos <= x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void *sbd_export_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct sbd_export *x = m->private;
+
+	++*pos;
+	return *pos <= x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void sbd_export_stop(struct seq_file *m, void *v)
+{
+	struct sbd_export *x = m->private;
+
+	mutex_unlock(&x->dev->cache.mutex);
+}
+
+/* Entry @v - 1: the super block first, then one entry and its data. */
+static int sbd_export_show(struct seq_file *m, void *v)
+{
+	struct sbd_export *x = m->private;
+	unsigned int shift = ilog2(x->dev->sect_size);
+	struct sbd_lw_super *super = (void *)x->block;
+	struct sbd_lw_entry *e = (void *)x->block;
+	u64 i = (uintptr_t)v - 1;
+	const struct sbd_point *p;
+	u64 flags = 0;
+
+	memset(x->block, 0, x->dev->sect_size);
+	if (!i) {
+		super->magic = cpu_to_le64(SBD_LW_MAGIC);
+		super->version = cpu_to_le64(SBD_LW_VERSION);
+		super->nr_entries = cpu_to_le64(x->n);
+		super->sectorsize = cpu_to_le32(x->dev->sect_size);
+		seq_write(m, x->block, x->dev->sect_size);
+		return 0;
+	}
+	p = &sbd_point_array(x->rec)[x->order[i - 1] - 1];
+	if (p->kind == SBD_POINT_FLUSH)
+		flags = SBD_LW_FLUSH;
+	else if (p->kind == SBD_POINT_MARK)
+		flags = SBD_LW_MARK;
+	else if (p->kind == SBD_POINT_DISCARD)
+		flags = SBD_LW_DISCARD;
+	if (p->fua)
+		flags |= SBD_LW_FUA;
+	e->flags = cpu_to_le64(flags);
+	if (sbd_point_has_data(p)) {
+		e->sector = cpu_to_le64(p->pos >> shift);
+		e->nr_sectors = cpu_to_le64(p->len >> shift);
+	}
+	if (p->kind == SBD_POINT_MARK) {
+		e->data_len = cpu_to_le64(p->len);
+		memcpy(e + 1, x->rec->mem + p->saved, p->len);
+	}
+	seq_write(m, x->block, x->dev->sect_size);
+	/* A zeroout's data is zeros, as its saved bytes hold at point 0. */
+	if (sbd_point_has_data(p) && p->kind != SBD_POINT_DISCARD)
+		seq_write(m, x->rec->mem + p->saved, p->len);
+	return 0;
+}
+
+static const struct seq_operations sbd_export_sops = {
+	.start = sbd_export_start,
+	.next = sbd_export_next,
+	.stop = sbd_export_stop,
+	.show = sbd_export_show,
+};
+
+static int sbd_export_open(struct inode *inode, struct file *file)
+{
+	struct sbd_device *dev = inode->i_private;
+	struct sbd_cache *c = &dev->cache;
+	struct sbd_export *x;
+	struct sbd_record *r;
+	u64 k, pending = 0, i = 0;
+	int err = -ENOMEM;
+
+	x = kzalloc(sizeof(*x), GFP_KERNEL);
+	if (!x)
+		return -ENOMEM;
+	x->dev = dev;
+	x->block = kzalloc(dev->sect_size, GFP_KERNEL);
+	mutex_lock(&c->mutex);
+	r = c->rec;
+	if (!sbd_export_ready(r)) {
+		err = -EINVAL;
+		goto fail;
+	}
+	x->order = kvcalloc(r->npoints + 1, sizeof(u64), GFP_KERNEL);
+	if (!x->order || !x->block)
+		goto fail;
+	/*
+	 * Writes wait in order[pending, i) for the next FLUSH, which comes
+	 * after them; a FUA write or a mark goes before them, which moves
+	 * them one place up.
+	 */
+	for (k = 1; k <= r->npoints; k++) {
+		const struct sbd_point *p = &sbd_point_array(r)[k - 1];
+
+		if (sbd_point_has_data(p) && !p->fua) {
+			x->order[i++] = k;
+			continue;
+		}
+		if (p->kind == SBD_POINT_FLUSH) {
+			x->order[i++] = k;
+			pending = i;
+			continue;
+		}
+		memmove(&x->order[pending + 1], &x->order[pending],
+			(i - pending) * sizeof(u64));
+		x->order[pending++] = k;
+		i++;
+	}
+	x->n = i;
+	x->rec = r;
+	mutex_unlock(&c->mutex);
+	err = seq_open(file, &sbd_export_sops);
+	if (err)
+		goto free;
+	((struct seq_file *)file->private_data)->private = x;
+	return 0;
+fail:
+	mutex_unlock(&c->mutex);
+free:
+	kvfree(x->order);
+	kfree(x->block);
+	kfree(x);
+	return err;
+}
+
+static int sbd_export_release(struct inode *inode, struct file *file)
+{
+	struct sbd_export *x = ((struct seq_file *)file->private_data)->private;
+
+	kvfree(x->order);
+	kfree(x->block);
+	kfree(x);
+	return seq_release(inode, file);
+}
+
+static const struct file_operations sbd_export_fops = {
+	.owner = THIS_MODULE,
+	.open = sbd_export_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = sbd_export_release,
+};
 
 /* Undo sbd_cache_init(); harmless on a disk without a cache. */
 static void sbd_cache_free(struct sbd_device *dev)
@@ -2281,6 +2484,8 @@ static int sbd_add_device(struct sbd_device *dev)
 		dev->debugfs = debugfs_create_dir(disk->disk_name, sbd_debugfs);
 		debugfs_create_file("points", 0444, dev->debugfs, dev,
 				    &sbd_listing_fops);
+		debugfs_create_file("log-writes", 0444, dev->debugfs, dev,
+				    &sbd_export_fops);
 	}
 	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s%s\n",
 		disk->disk_name, dev->size, dev->size >> 20, dev->sect_size,

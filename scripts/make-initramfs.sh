@@ -20,13 +20,13 @@ ko=$SBD_OUT/build/$tier/sbd.ko
 # Real programs the tests call.  busybox's own dd, blkdiscard, modinfo...
 # lack options the real ones have, so these come first in the image and
 # /bin/sh is dash, which (unlike busybox's ash) runs what PATH finds.
-TOOLS="dash kmod fio mke2fs e2fsck dumpe2fs mkfs.xfs xfs_repair sfdisk
+TOOLS="dash kmod dmsetup fio mke2fs e2fsck dumpe2fs mkfs.xfs xfs_repair sfdisk
        blkdiscard blockdev fstrim mount umount losetup dd cmp sha256sum
        od head tail timeout stat truncate sync nproc seq sort dmesg xfs_io
        fallocate addpart delpart partx"
 # Kernel modules, with their dependencies.  Missing ones are built in.
 MODULES="ext4 xfs brd null_blk zram crc32c crc32c_generic crc32c-intel
-	 libcrc32c lzo-rle lz4 zstd kyber-iosched bfq"
+	 libcrc32c lzo-rle lz4 zstd kyber-iosched bfq dm-log-writes dm-flakey"
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/sbd-initramfs.XXXX")
 trap 'rm -rf "$root"' EXIT

@@ -196,3 +196,136 @@ for i in 1 2 3; do
 done
 check leak/unloaded test ! -e /sys/module/sbd
 check leak/vmalloc-back-to-baseline test $(($(meminfo_kb VmallocUsed) - base)) -lt 1024
+
+# --- The export in dm-log-writes' format, against the kernel's own
+# dm-log-writes target stacked on the recording disk (its log on sbd1):
+# the same writes, FLUSHes, FUA writes and marks with the same data, in
+# the same order, and a replay of either to the Kth FLUSH gives what
+# sbd's visit of that point gives.
+lw_check() {
+	check lw/load load_sbd sizes=1M,16M cache_mb=4 || return
+	if ! modprobe dm-log-writes 2>/dev/null; then
+		skip lw/compare "this kernel has no dm-log-writes module"
+		return
+	fi
+	check lw/start sh -c "echo 'start 16' > $REC" || return
+	check lw/create dmsetup create --noudevsync lw \
+		--table "0 2048 log-writes /dev/sbd0 /dev/sbd1" || return
+	dmsetup mknodes lw
+	check_output lw/play '^ok played' env SBD_MODEL_DISK=sbd0 SBD_MODEL_DM=lw \
+		sbd-model play /dev/mapper/lw 21 60 "$TMP/trace"
+	# Removing the target logs what was never flushed, and a last mark.
+	check lw/remove dmsetup remove --noudevsync lw
+	check lw/stop sh -c "echo stop > $REC"
+	check lw/visit-0 sh -c "echo '0 none' > $VISIT"
+	check lw/export cp /sys/kernel/debug/sbd/sbd0/log-writes "$TMP/sbd.log"
+	dd if=/dev/sbd1 of="$TMP/kernel.log" bs=1M iflag=direct status=none
+	sbd-logreplay dump "$TMP/kernel.log" | grep -v ' dm-log-writes-end$' |
+		cut -d' ' -f2- > "$TMP/kernel.dump"
+	sbd-logreplay dump "$TMP/sbd.log" | cut -d' ' -f2- > "$TMP/sbd.dump"
+	check lw/kernel-log-has-entries test "$(grep -c . "$TMP/kernel.dump")" -gt 20
+	same lw/same-entries-same-data "$TMP/kernel.dump" "$TMP/sbd.dump"
+	# Replay each to every FLUSH; sbd visits the point of that FLUSH.
+	_bad="" _k=0
+	for _p in $(awk '$2 == "flush" { print $1 }' "$POINTS"); do
+		_k=$((_k + 1))
+		sbd-logreplay replay "$TMP/kernel.log" 1048576 $_k "$TMP/k.img" &&
+			sbd-logreplay replay "$TMP/sbd.log" 1048576 $_k "$TMP/s.img" &&
+			echo "$_p none" > "$VISIT" &&
+			dd if=/dev/sbd0 of="$TMP/v.img" bs=64k iflag=direct status=none ||
+			{ _bad="$_bad flush $_k (point $_p): a step failed;"; continue; }
+		cmp -s "$TMP/k.img" "$TMP/s.img" ||
+			_bad="$_bad flush $_k: the two replays differ;"
+		cmp -s "$TMP/k.img" "$TMP/v.img" ||
+			_bad="$_bad flush $_k (point $_p): the visit differs from the replay;"
+	done
+	check lw/some-flushes test $_k -gt 3
+	expect lw/replays-and-visits-agree "" "$_bad"
+	echo "@@ | dm-log-writes: $(grep -c . "$TMP/kernel.dump") entries, $_k FLUSH points replayed"
+	echo end > "$VISIT"
+	unload_sbd
+}
+unload_sbd
+lw_check
+
+# --- Filesystems: a recorded workload that marks each file durable
+# ("fN:SHA16") once its fsync and its directory's returned, replacing
+# some by rename; then every FLUSH and mark point is visited, the
+# filesystem mounted (journal replay), every file marked at or before
+# the point checked, unmounted and fsck'd; the return, by hash.
+fs_workload() {
+	_i=0
+	while [ $_i -lt "$2" ]; do
+		_i=$((_i + 1))
+		_f=f$_i
+		# Every 3rd step replaces an older file by rename instead.
+		[ $((_i % 3)) = 0 ] && _f=f$((_i - 2))
+		head -c $((_i * 7919 % 23 * 4096 + _i * 37 % 4096 + 1)) /dev/urandom \
+			> "$TMP/src"
+		dd if="$TMP/src" of="$1/t$_i" bs=64k conv=fsync status=none &&
+			mv "$1/t$_i" "$1/$_f" && sync "$1" || return
+		echo "$_f:$(sha256sum < "$TMP/src" | cut -c1-16)" > "$MARK" || return
+		# Never synced: whatever a crash leaves of it is fine.
+		cp "$TMP/src" "$1/u$_i"
+	done
+}
+
+# fs_explore FS SECTORS EVERY MKFS...: policies none and "torn P" at each
+# point; of the FLUSH points, one in EVERY (mark points always).
+fs_explore() {
+	_fs=$1 _sectors=$2 _every=$3
+	shift 3
+	check "$_fs/load" load_sbd nsectors="$_sectors" cache_mb=16 || return
+	if ! check "$_fs/mkfs" "$@" /dev/sbd0 ||
+	   ! check "$_fs/mount" mount -t "$_fs" /dev/sbd0 "$MNT"; then
+		unload_sbd
+		return
+	fi
+	mkdir "$MNT/w" && sync "$MNT"
+	check "$_fs/start" sh -c "echo 'start 64' > $REC"
+	check "$_fs/workload" fs_workload "$MNT/w" 6
+	check "$_fs/umount" umount "$MNT"
+	check "$_fs/stop" sh -c "echo stop > $REC"
+	_end=$(dev_sum)
+	cp "$POINTS" "$TMP/listing"
+	awk -v every="$_every" '$2 == "mark" || ($2 == "flush" && ++n % every == 0) { print $1 }' \
+		"$TMP/listing" > "$TMP/visit"
+	_bad="" _states=0 _t0=$(date +%s)
+	for _p in $(cat "$TMP/visit"); do
+		for _pol in none "torn $_p"; do
+			_s="$_p $_pol"
+			_states=$((_states + 1))
+			if ! echo "$_s" > "$VISIT"; then
+				_bad="$_bad
+$_s: visit refused"
+				continue
+			fi
+			if ! mount -t "$_fs" /dev/sbd0 "$MNT"; then
+				_bad="$_bad
+$_s: mount failed"
+				continue
+			fi
+			awk -v p="$_p" '$1 <= p && $2 == "mark" { split($3, a, ":"); s[a[1]] = a[2] }
+				END { for (f in s) print f, s[f] }' "$TMP/listing" > "$TMP/want"
+			while read -r _f _sum; do
+				[ "$(sha256sum < "$MNT/w/$_f" | cut -c1-16)" = "$_sum" ] ||
+					_bad="$_bad
+$_s: $_f (marked durable, $_sum) is not intact"
+			done < "$TMP/want"
+			umount "$MNT"
+			case $_fs in
+			ext4) _out=$(e2fsck -fn /dev/sbd0 2>&1) ;;
+			xfs) _out=$(xfs_repair -n /dev/sbd0 2>&1) ;;
+			esac || _bad="$_bad
+$_s: fsck: $(printf '%s\n' "$_out" | tail -n 5)"
+		done
+	done
+	check "$_fs/return" sh -c "echo end > $VISIT"
+	expect "$_fs/end-by-hash" "$_end" "$(dev_sum)"
+	check "$_fs/some-marks" test "$(grep -c ' mark ' "$TMP/listing")" = 6
+	expect "$_fs/every-state-mounts-intact-fsck-clean" "" "$_bad"
+	echo "@@ | $_fs: $(grep -c . "$TMP/listing") points, $_states states checked in $(($(date +%s) - _t0)) s"
+	unload_sbd
+}
+fs_explore ext4 65536 1 mkfs.ext4 -q -F -E nodiscard
+fs_explore xfs 655360 2 mkfs.xfs -q -f -K

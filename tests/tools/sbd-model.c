@@ -5,7 +5,9 @@
  *   sbd-model play DEV SEED NOPS TRACE
  *	On DEV (an sbd disk with a recording on), run NOPS operations
  *	chosen by SEED: O_DIRECT writes, O_DSYNC (FUA) writes, fsyncs,
- *	marks, discards, zeroouts.  Each write's data is a function of
+ *	marks, discards, zeroouts.  (With $SBD_MODEL_DISK=sbdN and
+ *	$SBD_MODEL_DM=NAME, DEV is a dm-log-writes target NAME on sbdN:
+ *	marks go to both.)  Each write's data is a function of
  *	(SEED, operation), so nothing but TRACE, one line per operation,
  *	needs keeping.
  *   sbd-model check DEV TRACE LISTING POLICY...
@@ -95,12 +97,24 @@ static void *xalloc(size_t n)
 	return p;
 }
 
+/*
+ * The sbd disk under DEV: DEV's own name, or $SBD_MODEL_DISK when DEV is
+ * stacked on it (a device-mapper target).
+ */
+static const char *disk_name(const char *dev)
+{
+	const char *name = getenv("SBD_MODEL_DISK");
+
+	if (name)
+		return name;
+	name = strrchr(dev, '/');
+	return name ? name + 1 : dev;
+}
+
 /* /sys/block/NAME/sbd/FILE for DEV=/dev/NAME */
 static void sys_path(char *out, size_t n, const char *dev, const char *file)
 {
-	const char *name = strrchr(dev, '/');
-
-	snprintf(out, n, "/sys/block/%s/sbd/%s", name ? name + 1 : dev, file);
+	snprintf(out, n, "/sys/block/%s/sbd/%s", disk_name(dev), file);
 }
 
 static int sys_write(const char *dev, const char *file, const char *text)
@@ -122,7 +136,6 @@ static uint64_t dev_size, block;
 static void dev_geometry(int fd, const char *dev)
 {
 	char path[256];
-	const char *name = strrchr(dev, '/');
 	FILE *f;
 
 	if (ioctl(fd, BLKGETSIZE64, &dev_size)) {
@@ -130,7 +143,7 @@ static void dev_geometry(int fd, const char *dev)
 		exit(2);
 	}
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/logical_block_size",
-		 name ? name + 1 : dev);
+		 disk_name(dev));
 	f = fopen(path, "r");
 	if (!f || fscanf(f, "%" SCNu64, &block) != 1) {
 		perror(path);
@@ -184,6 +197,15 @@ static int play(const char *dev, uint64_t seed, int nops, const char *trace)
 			snprintf(name, sizeof(name), "m%d", i);
 			if (sys_write(dev, "mark", name))
 				goto fail;
+			/* $SBD_MODEL_DM: a dm-log-writes target on top marks too. */
+			if (getenv("SBD_MODEL_DM")) {
+				char cmd[128];
+
+				snprintf(cmd, sizeof(cmd), "dmsetup message %s 0 mark %s",
+					 getenv("SBD_MODEL_DM"), name);
+				if (system(cmd))
+					goto fail;
+			}
 			fprintf(out, "mark %s\n", name);
 		} else {
 			range[0] = pos;
