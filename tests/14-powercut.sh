@@ -314,7 +314,9 @@ check fio-cut/verify-after fio --name=after --filename=/dev/sbd0 --rw=randwrite 
 unload_sbd
 
 # Crash consistency: ext4 and xfs, each policy, a seeded cut.
-seed=${CRASH_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+# A fixed seed by default, so that two runs check the same rounds;
+# scripts/crash-soak.sh is where seeds vary.
+seed=${CRASH_SEED:-4242}
 for fs in ext4 xfs; do
 	case $fs in
 	ext4) sectors=131072 mkfs="mkfs.ext4 -q -F" ;;

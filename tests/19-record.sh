@@ -329,3 +329,35 @@ $_s: fsck: $(printf '%s\n' "$_out" | tail -n 5)"
 }
 fs_explore ext4 65536 1 mkfs.ext4 -q -F -E nodiscard
 fs_explore xfs 655360 2 mkfs.xfs -q -f -K
+
+# --- Races: a recording under a verifying fio with marks written from
+# another process, then visits and returns while fio writes and reads.
+# The data of the second part is not the point (writes during visits can
+# fill the ring and fail): no kernel report, no hang and no leak is.
+check race/load load_sbd nsectors=65536 cache_mb=8 || return
+check race/start sh -c "echo 'start 96' > $REC" || return
+( i=0; while [ $i -lt 200 ]; do echo "r$i" > "$MARK" || break; i=$((i + 1)); done ) &
+marker=$!
+fio_ok race/recording-under-fio --name=rec --filename=/dev/sbd0 --rw=randwrite \
+	--bs=4k --size=8m --direct=1 --ioengine=libaio --iodepth=8 --numjobs=2 \
+	--offset_increment=8m --fsync=16 --verify=crc32c --verify_fatal=1
+wait $marker
+check race/still-recording test "$(cat "$REC")" = recording
+check race/stop sh -c "echo stop > $REC"
+n=$(rstat points)
+fio --name=visits --filename=/dev/sbd0 --rw=randrw --bs=4k --size=16m \
+	--direct=1 --ioengine=libaio --iodepth=4 --numjobs=2 --offset_increment=16m \
+	--time_based --runtime=8 > /dev/null 2>&1 &
+fio_pid=$!
+i=0 refused=0
+while kill -0 $fio_pid 2>/dev/null && [ $i -lt 40 ]; do
+	echo "$(( (i * 7919) % (n + 1) )) torn $i" > "$VISIT" 2>/dev/null ||
+		refused=$((refused + 1))
+	echo end > "$VISIT" 2>/dev/null || refused=$((refused + 1))
+	i=$((i + 1))
+done
+wait $fio_pid
+echo "@@ | $n points; $i visits and returns beside fio, $refused refused"
+check race/return sh -c "echo end > $VISIT"
+check race/drop sh -c "echo drop > $REC"
+check race/unload unload_sbd
