@@ -46,7 +46,7 @@ FAULT_MAX=${FAULT_MAX:-2000}		# loads at most
 FAULT_DEPTH=${FAULT_DEPTH:-32}		# frames searched for sbd (and kmemleak)
 FAULT_ADD_DISK_STRIDE=${FAULT_ADD_DISK_STRIDE:-10}
 FAULT_DEADLINE=${FAULT_DEADLINE:-3000}	# seconds at most (AREA_TIMEOUT is longer)
-FAULT_HOLD_MS=${FAULT_HOLD_MS:-1000}	# how long sbd-grab holds sbd0 open
+FAULT_HOLD_MS=${FAULT_HOLD_MS:-300}	# how long sbd-grab holds sbd0 open
 
 # shellcheck disable=SC2086 # $FAULT_PARAMS: a list of words, split on purpose
 check plain-load load_sbd $FAULT_PARAMS || return
