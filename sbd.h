@@ -14,7 +14,7 @@
 #include <linux/blk-mq.h>
 #include <linux/badblocks.h>
 
-#define SBD_VERSION "1.0.0"
+#define SBD_VERSION "1.1.0"
 
 /*
  * SBD_MAX_BLOCK_SIZE: the largest logical block size this kernel takes.
