@@ -7,6 +7,7 @@
 #   KERNELS="7.2 6.12"  which kernels
 #   ROUNDS=5            rounds of each fio row
 #   VM_CPUS=1           guest vCPUs (1: one busy host thread, less noise)
+#   ICOUNT=0            wall clock; ICOUNT=3: QEMU -icount (bench.sh says why)
 #
 # Prints, per kernel, the median KiB/s of each row and its ratio to
 # "plain" (no cache), and the visit lines; bench/results-record/ keeps
@@ -15,9 +16,20 @@
 need_root
 export KERNELS=${KERNELS:-7.2 6.12}
 export VM_CPUS=${VM_CPUS:-1} VM_MEM=${VM_MEM:-6144}
-res=$SBD_ROOT/bench/results-record
+ICOUNT=${ICOUNT:-0}
+res=$SBD_ROOT/bench/results-record/$([ "$ICOUNT" = 0 ] && echo wallclock || echo "icount$ICOUNT")
 mkdir -p "$res"
 "$SBD_ROOT/scripts/install-deps.sh"
+# As bench.sh does: a qemu wrapper first in PATH adds -icount, so that
+# the guest's clock counts instructions (the other cost model).
+if [ "$ICOUNT" != 0 ]; then
+	qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 missing"
+	mkdir -p "$SBD_OUT/bench-record/icount"
+	printf '#!/bin/sh\nexec %s "$@" -icount shift=%s,sleep=off\n' \
+		"$qemu" "$ICOUNT" > "$SBD_OUT/bench-record/icount/qemu-system-x86_64"
+	chmod +x "$SBD_OUT/bench-record/icount/qemu-system-x86_64"
+	export PATH="$SBD_OUT/bench-record/icount:$PATH"
+fi
 for tier in $(kernel_tiers); do
 	out=$SBD_OUT/bench-record/$tier
 	mkdir -p "$out"
@@ -32,21 +44,19 @@ for tier in $(kernel_tiers); do
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
 		log "$tier: the VM did not finish"
 	cp "$out/console.log" "$res/console-$tier.log"
-	grep -a '^@@ bench' "$out/console.log" | sed 's/\r$//; s/^@@ bench //' | awk '
-		/^kernel / { print; next }
-		/kib_s=/ {
-			split($3, a, "="); key = $1 " " $2
-			v[key] = v[key] " " a[2]; rows[key] = 1; next
-		}
-		{ print }
-		END {
-			for (k in rows) {
-				n = split(v[k], x, " "); asort(x)
-				med[k] = (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-			}
-			for (k in rows) {
-				split(k, p, " "); base = med["plain " p[2]]
-				printf "%-22s %10.0f KiB/s  %.2f of plain\n", k, med[k], base ? med[k] / base : 0
-			}
-		}' | tee "$res/summary-$tier.txt"
+	grep -a '^@@ bench' "$out/console.log" | sed 's/\r$//; s/^@@ bench //' |
+		python3 -c '
+import sys, statistics
+rows = {}
+for line in sys.stdin:
+    w = line.split()
+    if len(w) > 2 and w[2].startswith("kib_s="):
+        rows.setdefault((w[0], w[1]), []).append(float(w[2][6:]))
+    elif not line.startswith("round-stats"):
+        print(line, end="")
+for (label, row), v in sorted(rows.items(), key=lambda r: (r[0][1], r[0][0])):
+    med = statistics.median(v)
+    base = statistics.median(rows.get(("plain", row), [0])) or 1
+    print(f"{label:7} {row:13} {med:12.0f} KiB/s  {med / base:.2f} of plain  ({len(v)} rounds, {min(v):.0f}-{max(v):.0f})")
+' | tee "$res/summary-$tier.txt"
 done

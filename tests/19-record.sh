@@ -183,6 +183,7 @@ d1=$(det_run)
 d2=$(det_run)
 check det/ran test -n "$d1"
 expect det/same-points-same-state "$d1" "$d2"
+echo "@@ | determinism: listing and state hashes $d1"
 
 # --- Unload while recording and while visiting leaks nothing.
 unload_sbd
