@@ -5,7 +5,9 @@
 #   make                   build sbd.ko for the running kernel
 #   make KDIR=/path        build against other headers
 #   make clean
-#   make install           install into /lib/modules/RELEASE/extra, run depmod
+#   make install           install into /lib/modules/RELEASE/extra, run depmod,
+#                          and sbd-explore (with its helper sbd-statehash)
+#                          into SBINDIR, /usr/local/sbin by default
 #                          (INSTALL_MOD_PATH=/staging/root honoured)
 #   make uninstall         remove it again, run depmod
 #   make lint              checkpatch, sparse and W=1 on all kernels (as root)
@@ -38,7 +40,7 @@ modules:
 # they were removed, or on a machine that never had them).
 CLEAN_FILES := *.o .*.o *.ko *.ko.* *.mod *.mod.c *.symtypes *.dwo *.su \
 	*.lst *.gcno .*.cmd .*.d .*.tmp Module.symvers Module.markers \
-	modules.order modules.nsdeps compile_commands.json
+	modules.order modules.nsdeps compile_commands.json sbd-statehash
 
 clean:
 	rm -rf .tmp_versions .thinlto-cache $(CLEAN_FILES)
@@ -59,13 +61,28 @@ MODDIR := $(patsubst //%,/%,$(DESTROOT)/lib/modules/$(KVER))
 SIGKEY := $(shell sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"/\1/p' $(KDIR)/.config 2>/dev/null)
 NOSIGN := $(if $(filter pkcs11:%,$(SIGKEY))$(wildcard $(KDIR)/$(SIGKEY) $(SIGKEY)),,CONFIG_MODULE_SIG_ALL=)
 
+# The crash explorer and its state hasher go next to the module, when
+# this is a clone (a release tarball of the module alone has neither).
+SBINDIR ?= /usr/local/sbin
+EXPLORE_DIR := $(patsubst //%,/%,$(DESTROOT)$(SBINDIR))
+EXPLORE := $(wildcard tests/tools/sbd-explore)
+STATEHASH := $(wildcard tests/tools/sbd-statehash.c)
+
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(NOSIGN) \
 		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(DESTROOT)) modules_install
 	depmod -b $(DESTROOT) $(KVER)
+ifneq ($(EXPLORE),)
+	install -D -m 0755 $(EXPLORE) $(EXPLORE_DIR)/sbd-explore
+endif
+ifneq ($(STATEHASH),)
+	$(CC) -O2 -Wall -o sbd-statehash $(STATEHASH)
+	install -D -m 0755 sbd-statehash $(EXPLORE_DIR)/sbd-statehash
+endif
 
 uninstall:
 	rm -f $(foreach s,.ko .ko.xz .ko.gz .ko.zst,$(MODDIR)/extra/sbd$(s))
+	rm -f $(EXPLORE_DIR)/sbd-explore $(EXPLORE_DIR)/sbd-statehash
 	depmod -b $(DESTROOT) $(KVER)
 
 lint:

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0
+# sbd-explore (tests/tools/sbd-explore, the user command scripts/sbd-explore):
+# bad arguments and disks that are not sbd's with a cache are refused
+# before anything is touched; a short exploration of ext4 and xfs with
+# the durable-files workload passes; ext4 mounted with barrier=0 (no
+# flushes) is reported failing, and a printed reproducer reproduces the
+# state by hash, on the kept recording and from the saved image; the
+# application example's variant without the directory's fsync fails
+# where the correct one passes.
+
+# QUICK=0
+
+EXPLORE=./tools/sbd-explore
+SBD_SYS=/sys/block/sbd0/sbd
+OUT=$TMP/explore
+mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+dev_sum() { dd if=/dev/sbd0 bs=64k iflag=direct status=none | sha256sum | cut -c1-64; }
+
+# explore NAME WANT-EXIT ARGS...: run sbd-explore, its output in
+# $OUT.NAME; the exit status must be WANT-EXIT.
+explore() {
+	_n=$1 _want=$2
+	shift 2
+	"$EXPLORE" --save "$OUT/$_n" "$@" > "$OUT.$_n" 2>&1
+	_rc=$?
+	sed -n '/^point /,$p' "$OUT.$_n" | sed 's/^/@@ | /'
+	if [ $_rc = "$_want" ]; then
+		pass "$_n/exit-$_want"
+	else
+		fail "$_n/exit-$_want" "sbd-explore $* exited $_rc" "$(tail -n 30 "$OUT.$_n")"
+		return 1
+	fi
+}
+
+# refused NAME REGEX ARGS...: exit 2 with a message matching REGEX.
+refused() {
+	_n=$1 _re=$2
+	shift 2
+	_out=$("$EXPLORE" "$@" 2>&1)
+	_rc=$?
+	if [ $_rc = 2 ] && printf '%s\n' "$_out" | grep -Eq "$_re"; then
+		pass "refuse/$_n"
+	else
+		fail "refuse/$_n" "sbd-explore $* exited $_rc, expected 2 and /$_re/:" "$_out"
+	fi
+}
+
+mkdir -p "$OUT"
+check help sh -c "$EXPLORE --help | grep -q '^Usage: sbd-explore'"
+
+# --- Refusals, before any disk is touched: the disk keeps its data and
+# no recording is started.
+check refuse/load load_sbd nsectors=8192 cache_mb=4 || return
+random_file "$TMP/data" 4194304
+dd if="$TMP/data" of=/dev/sbd0 bs=1M oflag=direct status=none
+sync /dev/sbd0
+before=$(dev_sum)
+refused no-args 'fs is required'
+refused no-fs 'fs is required' --workload @files
+refused bad-fs 'use ext4, xfs or btrfs' --fs ext3 --workload @files
+refused no-workload 'workload is required' --fs ext4
+refused bad-builtin 'built-ins are' --fs ext4 --workload @nothing
+refused bad-number 'not a number' --fs ext4 --workload @files --random x
+refused bad-points 'kinds are' --fs ext4 --workload @files --points flush,bogus
+refused unknown-option 'unknown argument' --fs ext4 --workload @files --frobnicate
+refused missing-value 'needs a value' --fs ext4 --workload @files --seed
+refused expect-without-visit 'goes with --visit' --fs ext4 --workload @files --expect 00
+refused visit-without-recording 'no finished recording' --fs ext4 --visit '1 none'
+refused not-a-block-device 'not a block device' --dev /tmp --fs ext4 --workload @files
+if modprobe brd rd_nr=1 rd_size=4096 2>/dev/null; then
+	refused not-sbd 'not an sbd disk' --dev /dev/ram0 --fs ext4 --workload @files
+	rmmod brd
+fi
+mkfs.ext4 -q -F /dev/sbd0 && mount /dev/sbd0 "$MNT" &&
+	refused mounted 'is mounted' --fs ext4 --workload @files
+umount "$MNT" 2>/dev/null
+dd if="$TMP/data" of=/dev/sbd0 bs=1M oflag=direct status=none
+sync /dev/sbd0
+echo off > $SBD_SYS/power
+refused power-off 'power is off' --fs ext4 --workload @files
+echo on > $SBD_SYS/power
+echo 'start 4' > $SBD_SYS/record
+refused has-recording 'already holds a recording' --fs ext4 --workload @files
+echo stop > $SBD_SYS/record
+echo drop > $SBD_SYS/record
+expect refuse/disk-untouched "$before" "$(dev_sum)"
+expect refuse/no-recording-left none "$(cat $SBD_SYS/record)"
+unload_sbd
+check refuse/load-without-cache load_sbd nsectors=8192 || return
+refused no-cache 'no write cache' --fs ext4 --workload @files
+unload_sbd
+
+# --- ext4 with its defaults: every state passes.
+check ext4/load load_sbd nsectors=65536 cache_mb=16 || return
+explore ext4 0 --keep --fs ext4 --workload @files --ops 5 --points write,mark \
+	--max-points 10 --random 1 --torn 1
+check_output ext4/some-skipped-as-identical 'checked, [1-9][0-9]* skipped' cat "$OUT.ext4"
+check_fails ext4/nothing-mounted grep -q " $MNT" /proc/mounts
+expect ext4/recording-kept-with-keep stopped "$(cat $SBD_SYS/record)"
+expect ext4/returned-to-the-end end "$(cat $SBD_SYS/visit)"
+echo drop > $SBD_SYS/record
+
+# --- ext4 with barrier=0: the filesystem sends no FLUSH and no FUA, so
+# at each mark, with nothing kept (none), the files marked durable are
+# not there: reported failing, with reproducers.
+explore nobarrier 1 --fs ext4 --mount-opts barrier=0 --workload @files --ops 3 \
+	--points mark --max-points 3 --random 0 --torn 0 --save-max 1
+check_output nobarrier/says-missing 'FAIL \([0-9]+ none\).*missing' cat "$OUT.nobarrier"
+expect nobarrier/recording-kept stopped "$(cat $SBD_SYS/record)"
+expect nobarrier/returned end "$(cat $SBD_SYS/visit)"
+repro=$(grep -m1 '^  reproduce: ' "$OUT.nobarrier" | sed 's/^  reproduce: sbd-explore //')
+hash=${repro##*--expect }
+check nobarrier/reproducer-printed test -n "$repro" -a -n "$hash"
+# The reproducer, run again on the kept recording: the same image (by
+# hash: else it exits 2) and the same failure (exit 1).
+_out=$(eval "$EXPLORE $repro" 2>&1)
+expect nobarrier/reproducer-fails-again "1" "$?"
+printf '%s\n' "$_out" | sed 's/^/@@ | /'
+check_output nobarrier/reproducer-same-failure 'FAIL \([0-9]+ none\).*missing' echo "$_out"
+# The saved image of the state before recovery hashes the same, and a
+# mount of it shows the failure.
+img=$(sed -n 's/^    image before recovery: //p' "$OUT.nobarrier" | head -n 1)
+check nobarrier/image-saved test -s "$img"
+check nobarrier/recording-saved test -s "$OUT/nobarrier/recording/log-writes.gz" \
+	-a -s "$OUT/nobarrier/recording/point0.img.gz" -a -s "$OUT/nobarrier/recording/points"
+gzip -dc "$img" > "$TMP/state.img"
+expect nobarrier/image-is-the-state "$hash" \
+	"$(sbd-statehash "$TMP/state.img" "$OUT/nobarrier/recording/points")"
+rm -f "$TMP/state.img"
+check nobarrier/drop sh -c "echo drop > $SBD_SYS/record"
+unload_sbd
+
+# --- The application example: a "database" replaced by rename.  The
+# variant that leaves out the directory's fsync loses a committed
+# version when nothing unflushed survives; the correct one never does.
+check db/load load_sbd nsectors=65536 cache_mb=16 || return
+explore db 0 --fs ext4 --workload @db --ops 4 --points mark --random 1 --torn 1
+expect db/recording-dropped none "$(cat $SBD_SYS/record)"
+explore db-nodirsync 1 --fs ext4 --workload @db-nodirsync --ops 4 --points mark \
+	--random 1 --torn 1 --save-max 0
+check_output db-nodirsync/lost-a-version 'FAIL \([0-9]+ none\).*but version [0-9]+ was committed' \
+	cat "$OUT.db-nodirsync"
+echo drop > $SBD_SYS/record
+unload_sbd
+
+# --- xfs with its defaults (bookworm's mkfs.xfs wants 300 MiB).
+check xfs/load load_sbd nsectors=655360 cache_mb=32 || return
+explore xfs 0 --fs xfs --workload @files --ops 4 --points mark,fua \
+	--max-points 6 --random 1 --torn 1
+unload_sbd
