@@ -627,6 +627,20 @@ static struct sbd_log_entry *sbd_cache_reserve(struct sbd_cache *c,
 	return sbd_log_at(c, off);
 }
 
+/*
+ * Save what a write overwrites: a page at a time with copy_page() where
+ * both sides are whole pages, as sbd_copy_seg() does, else memcpy().
+ */
+static void sbd_copy_bytes(u8 *to, u8 *from, u32 len)
+{
+	if (!PAGE_ALIGNED(to) || !PAGE_ALIGNED(from) || !PAGE_ALIGNED(len)) {
+		memcpy(to, from, len);
+		return;
+	}
+	for (; len; len -= PAGE_SIZE, to += PAGE_SIZE, from += PAGE_SIZE)
+		copy_page(to, from);
+}
+
 /* The write itself, under the lock: the request's data, or zeros. */
 static void sbd_apply_write(struct sbd_device *dev, struct request *rq,
 			    u64 pos, u32 len)
@@ -1025,8 +1039,8 @@ static bool sbd_record_keeps_ring(const struct sbd_cache *c)
  */
 static struct sbd_point *sbd_record_add(struct sbd_record *r, u32 len)
 {
-	size_t need = ALIGN(len, 8);
 	size_t points = (r->npoints + 1) * sizeof(struct sbd_point);
+	size_t need = ALIGN(len, 8);
 
 	if (r->state != SBD_REC_ON)
 		return NULL;
@@ -1035,6 +1049,9 @@ static struct sbd_point *sbd_record_add(struct sbd_record *r, u32 len)
 		return NULL;
 	}
 	r->low -= need;
+	/* Whole pages stay page-aligned, for sbd_copy_bytes(). */
+	if (PAGE_ALIGNED(len) && r->low >= points + PAGE_SIZE)
+		r->low = round_down(r->low, PAGE_SIZE);
 	sbd_point_array(r)[r->npoints].saved = r->low;
 	return &sbd_point_array(r)[r->npoints];
 }
@@ -1081,7 +1098,7 @@ static bool sbd_record_write(struct sbd_device *dev, struct request *rq,
 		p->kind = SBD_POINT_WRITE;
 		break;
 	}
-	memcpy(r->mem + p->saved, dev->store + pos, len);
+	sbd_copy_bytes(r->mem + p->saved, dev->store + pos, len);
 	sbd_apply_write(dev, rq, pos, len);
 	r->writes++;
 	r->fua_writes += fua;
