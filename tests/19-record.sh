@@ -255,7 +255,8 @@ lw_check() {
 	same lw/same-entries-same-data "$TMP/kernel.dump" "$TMP/sbd.dump"
 	# Replay each to every FLUSH; sbd visits the point of that FLUSH.
 	_bad="" _k=0
-	for _p in $(awk '$2 == "flush" { print $1 }' "$POINTS"); do
+	awk '$2 == "flush" { print $1 }' "$POINTS" > "$TMP/flushes"
+	while read -r _p; do
 		_k=$((_k + 1))
 		sbd-logreplay replay "$TMP/kernel.log" 1048576 $_k "$TMP/k.img" &&
 			sbd-logreplay replay "$TMP/sbd.log" 1048576 $_k "$TMP/s.img" &&
@@ -266,7 +267,7 @@ lw_check() {
 			_bad="$_bad flush $_k: the two replays differ;"
 		cmp -s "$TMP/k.img" "$TMP/v.img" ||
 			_bad="$_bad flush $_k (point $_p): the visit differs from the replay;"
-	done
+	done < "$TMP/flushes"
 	check lw/some-flushes test $_k -gt 3
 	expect lw/replays-and-visits-agree "" "$_bad"
 	echo "@@ | dm-log-writes: $(grep -c . "$TMP/kernel.dump") entries, $_k FLUSH points replayed"
@@ -320,7 +321,7 @@ fs_explore() {
 	awk -v every="$_every" '$2 == "mark" || ($2 == "flush" && ++n % every == 0) { print $1 }' \
 		"$TMP/listing" > "$TMP/visit"
 	_bad="" _states=0 _t0=$(date +%s)
-	for _p in $(cat "$TMP/visit"); do
+	while read -r _p; do
 		_pols=none
 		[ "$_torn" = 0 ] || _pols="none torn"
 		for _pol in $_pols; do
@@ -351,7 +352,7 @@ $_s: $_f (marked durable, $_sum) is not intact"
 			esac || _bad="$_bad
 $_s: fsck: $(printf '%s\n' "$_out" | tail -n 5)"
 		done
-	done
+	done < "$TMP/visit"
 	check "$_fs/return" sh -c "echo end > $VISIT"
 	expect "$_fs/end-by-hash" "$_end" "$(dev_sum)"
 	check "$_fs/some-marks" test "$(grep -c ' mark ' "$TMP/listing")" = 6
