@@ -2,7 +2,8 @@
 # sbd-explore (tests/tools/sbd-explore, the user command scripts/sbd-explore):
 # bad arguments and disks that are not sbd's with a cache are refused
 # before anything is touched; a short exploration of ext4 and xfs with
-# the durable-files workload passes; ext4 mounted with barrier=0 (no
+# the durable-files workload passes, and of ext4 with the metadata-heavy
+# one; an interrupted run cleans up; ext4 mounted with barrier=0 (no
 # flushes) is reported failing, and a printed reproducer reproduces the
 # state by hash, on the kept recording and from the saved image; the
 # application example's variant without the directory's fsync fails
@@ -99,6 +100,29 @@ check_fails ext4/nothing-mounted grep -q " $MNT" /proc/mounts
 expect ext4/recording-kept-with-keep stopped "$(cat $SBD_SYS/record)"
 expect ext4/returned-to-the-end end "$(cat $SBD_SYS/visit)"
 echo drop > $SBD_SYS/record
+
+# The metadata-heavy workload, fsck as the oracle, at FLUSH points and
+# at writes between them.
+explore meta 0 --fs ext4 --workload @meta --ops 200 --seed 7 --points flush,write \
+	--max-points 10 --random 1 --torn 1
+
+# --- Interrupted (TERM; a background job ignores INT) while exploring:
+# exit 130, nothing mounted, the power on, the recording dropped.
+"$EXPLORE" --fs ext4 --workload @files --ops 2 --points all --save "$OUT/term" \
+	> "$OUT.term" 2>&1 &
+pid=$!
+i=0
+while [ "$(cat $SBD_SYS/visit)" = none ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1
+kill -TERM $pid
+wait $pid
+expect term/exit-130 130 "$?"
+check_fails term/nothing-mounted grep -q " /dev/sbd0 " /proc/mounts
+expect term/recording-dropped none "$(cat $SBD_SYS/record)"
+expect term/power-on on "$(cat $SBD_SYS/power)"
 
 # --- ext4 with barrier=0: the filesystem sends no FLUSH and no FUA, so
 # at each mark, with nothing kept (none), the files marked durable are
