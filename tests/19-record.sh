@@ -170,6 +170,22 @@ check cut/end sh -c "echo end > $VISIT"
 expect cut/end-has-it "$(sha256sum < "$TMP/A")" "$(at 65536 | sha256sum)"
 check cut/drop sh -c "echo drop > $REC"
 
+# A cut by hand while recording ends the recording there and shows the
+# crash state of its last point under powercut_policy: a visit.
+unload_sbd
+check manual-cut/load load_sbd nsectors=16384 cache_mb=4
+check manual-cut/start sh -c "echo 'start 8' > $REC"
+wr "$TMP/A" 0 && sync /dev/sbd0 && wr "$TMP/B" 65536
+check manual-cut/policy sh -c "echo none > $POL"
+check manual-cut/off sh -c "echo off > $PWR"
+expect manual-cut/state cut "$(cat "$REC")"
+check manual-cut/on sh -c "echo on > $PWR"
+expect manual-cut/visiting "3 none" "$(cat "$VISIT")"
+expect manual-cut/flushed-kept "$(sha256sum < "$TMP/A")" "$(at 0 | sha256sum)"
+expect manual-cut/unflushed-lost "$(sha256sum < "$TMP/Z")" "$(at 65536 | sha256sum)"
+check manual-cut/end sh -c "echo end > $VISIT"
+expect manual-cut/end-has-it "$(sha256sum < "$TMP/B")" "$(at 65536 | sha256sum)"
+
 # The aimed cut at several points of a longer run: what power-on shows
 # is, by hash, the visit of that point on the whole run's recording.
 aim_full() {	# POINT: hash of the visit (POINT, random 3 50) of the whole run
