@@ -306,6 +306,7 @@ struct sbd_cache {
 	struct mutex mutex;
 	struct sbd_policy policy;
 	struct sbd_record *rec;	/* NULL: not recorded */
+	u64 recordings;		/* started so far: tells recordings apart */
 };
 
 struct sbd_device {
@@ -1311,6 +1312,7 @@ static int sbd_record_start(struct sbd_device *dev, u64 bytes)
 	c->count = 0;
 	c->unflushed_bytes = 0;
 	c->rec = r;
+	c->recordings++;
 	spin_unlock(&dev->lock);
 	sbd_unfreeze_queue(dev->disk->queue, memflags);
 	return 0;
@@ -1486,7 +1488,8 @@ struct sbd_lw_entry {
 
 struct sbd_export {
 	struct sbd_device *dev;
-	struct sbd_record *rec;	/* the recording this order is for */
+	struct sbd_record *rec;
+	u64 recording;		/* which one this order is for (c->recordings) */
 	u64 n;			/* entries */
 	u64 *order;		/* point numbers, in dm-log-writes' order */
 	u8 *block;		/* one zeroed header block */
@@ -1505,7 +1508,7 @@ static void *sbd_export_start(struct seq_file *m, loff_t *pos)
 	struct sbd_cache *c = &x->dev->cache;
 
 	mutex_lock(&c->mutex);
-	if (c->rec != x->rec || !sbd_export_ready(c->rec))
+	if (c->recordings != x->recording || !sbd_export_ready(c->rec))
 		return ERR_PTR(-EINVAL);
 	return *pos <= x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
 }
@@ -1624,6 +1627,7 @@ static int sbd_export_open(struct inode *inode, struct file *file)
 	}
 	x->n = i;
 	x->rec = r;
+	x->recording = c->recordings;
 	mutex_unlock(&c->mutex);
 	err = seq_open(file, &sbd_export_sops);
 	if (err)
