@@ -10,10 +10,14 @@
 # and visible.  This loop caught sbd's add_disk() partition scan opening
 # sbd0 with a close deferred to insmod's return to user space: after a
 # failed load the module was freed by then (oops under KASAN on 6.12).
-# And, as udev does on sbd0's add event, a process (sbd-grab) opens
-# sbd0 the moment it appears and holds it for FAULT_HOLD_MS: when sbd1
+# And, as udev does on a disk's add event, a process (sbd-grab) opens
+# sbd0 while the load goes on and holds it for FAULT_HOLD_MS: when sbd1
 # then fails, the failed init must not free the module under it (it
-# did, until sbd_free_device() waited for the disk's release).
+# did, until sbd_free_device() waited for the disk's release).  It opens
+# sbd0 once /sys/block/sbd1 exists (sbd0 is then fully added, sbd1 is
+# being added), with module autoloading off: an open of a disk not yet
+# there would otherwise run modprobe for its major, each try taking so
+# long that the moment went by (seen: never held in 12 such loads).
 #
 # Last, a power cut with every allocation sbd makes failing: a cut
 # must never fail for want of memory.
@@ -47,6 +51,7 @@ FAULT_DEPTH=${FAULT_DEPTH:-32}		# frames searched for sbd (and kmemleak)
 FAULT_ADD_DISK_STRIDE=${FAULT_ADD_DISK_STRIDE:-10}
 FAULT_DEADLINE=${FAULT_DEADLINE:-3000}	# seconds at most (AREA_TIMEOUT is longer)
 FAULT_HOLD_MS=${FAULT_HOLD_MS:-300}	# how long sbd-grab holds sbd0 open
+modprobe_path=$(cat /proc/sys/kernel/modprobe)
 
 # shellcheck disable=SC2086 # $FAULT_PARAMS: a list of words, split on purpose
 check plain-load load_sbd $FAULT_PARAMS || return
@@ -119,7 +124,9 @@ while [ $n -lt "$FAULT_MAX" ]; do
 	dmesg_mark
 	echo 1 > "$DBG"/failslab/times
 	echo 1 > "$DBG"/fail_page_alloc/times
-	timeout 60 sbd-grab /dev/sbd0 "$FAULT_HOLD_MS" > "$TMP/grab" 2>&1 &
+	echo > /proc/sys/kernel/modprobe
+	timeout 60 sbd-grab /dev/sbd0 "$FAULT_HOLD_MS" /sys/block/sbd1 \
+		> "$TMP/grab" 2>&1 &
 	grab=$!
 	out=$(sh -c "echo 1 > /proc/self/make-it-fail &&
 		     echo $n > /proc/self/fail-nth &&
@@ -129,7 +136,8 @@ while [ $n -lt "$FAULT_MAX" ]; do
 	# Failed: a correct sbd waited for its close; else it is still
 	# holding a disk of a freed module, and closes it now.
 	[ $rc = 0 ] || kill $grab 2>/dev/null
-	wait $grab
+	wait $grab 2>/dev/null
+	echo "$modprobe_path" > /proc/sys/kernel/modprobe
 	[ $rc = 0 ] || ! grep -q held "$TMP/grab" ||
 		failed_held=$((failed_held + 1))
 	inj=""
