@@ -7,8 +7,9 @@
  *   sbd-logreplay dump LOG
  *	One line per entry: "INDEX FLAGS SECTOR NR_SECTORS DATA_LEN WHAT",
  *	WHAT being a mark's name or a checksum (FNV-1a 64) of the data.
- *   sbd-logreplay replay LOG SIZE K OUT
- *	Replay onto a zeroed image of SIZE bytes every entry up to and
+ *   sbd-logreplay replay LOG SIZE K OUT [BASE]
+ *	Replay onto an image of SIZE bytes (zeros, or the file BASE: the
+ *	disk as the log started) every entry up to and
  *	including the Kth FLUSH entry (K = 0: all of them), as fstests'
  *	replay-log does (a discard zeroes, which is what sbd's does), and
  *	write the image to OUT.
@@ -49,7 +50,7 @@ static uint64_t fnv(const unsigned char *p, uint64_t n)
 int main(int argc, char **argv)
 {
 	int dump = argc == 3 && !strcmp(argv[1], "dump");
-	int replay = argc == 6 && !strcmp(argv[1], "replay");
+	int replay = (argc == 6 || argc == 7) && !strcmp(argv[1], "replay");
 	uint64_t size = 0, want = 0, flushes = 0, i, bytes;
 	unsigned char *block, *data, *img = NULL;
 	struct lw_super super;
@@ -58,7 +59,7 @@ int main(int argc, char **argv)
 
 	if (!dump && !replay) {
 		fprintf(stderr, "usage: sbd-logreplay dump LOG\n"
-				"       sbd-logreplay replay LOG SIZE K OUT\n");
+				"       sbd-logreplay replay LOG SIZE K OUT [BASE]\n");
 		return 2;
 	}
 	f = fopen(argv[2], "rb");
@@ -72,6 +73,16 @@ int main(int argc, char **argv)
 		size = strtoull(argv[3], NULL, 10);
 		want = strtoull(argv[4], NULL, 10);
 		img = calloc(1, size);
+		if (argc == 7) {
+			FILE *base = fopen(argv[6], "rb");
+
+			if (!base || fread(img, size, 1, base) != 1) {
+				fprintf(stderr, "%s: cannot read %" PRIu64 " bytes\n",
+					argv[6], size);
+				return 1;
+			}
+			fclose(base);
+		}
 	}
 	block = malloc(super.sectorsize);
 	if (fseek(f, super.sectorsize, SEEK_SET))
