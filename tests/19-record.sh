@@ -250,6 +250,7 @@ lw_check() {
 	check lw/load load_sbd sizes=1M,16M cache_mb=4 || return
 	if ! modprobe dm-log-writes 2>/dev/null; then
 		skip lw/compare "this kernel has no dm-log-writes module"
+		unload_sbd
 		return
 	fi
 	check lw/start sh -c "echo 'start 16' > $REC" || return

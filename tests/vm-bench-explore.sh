@@ -20,13 +20,14 @@
 SIZES=${1:-200,800,3200}
 STATES=${2:-20}
 MIB=128
-now() { date +%s.%N; }
+now() { cut -d' ' -f1 /proc/uptime; }	# busybox date has no %N
 since() { echo "$(now) $1" | awk '{ printf "%.3f", $1 - $2 }'; }
 
 check_fs() {	# DEV: mount, unmount, fsck; prints nothing, fails on a problem
 	mount -t ext4 "$1" "$MNT" && umount "$MNT" && e2fsck -fn "$1" > /dev/null 2>&1
 }
 
+mkdir -p "$MNT" "$TMP"
 modprobe dm-log-writes || { echo "@@ bench no dm-log-writes"; exit 1; }
 for n in $(echo "$SIZES" | tr , ' '); do
 	insmod "$SBD_KO" sizes=${MIB}M,1G,${MIB}M cache_mb=64 || exit 1
