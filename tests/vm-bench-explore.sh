@@ -4,16 +4,18 @@
 # way against the dm-log-writes way, in one VM boot
 # (scripts/bench-explore.sh).
 #
-# For each workload size N (ext4, N files written and fsynced, one
-# directory fsync in ten), the same workload runs once through the
-# kernel's dm-log-writes target on sbd0 (its log on sbd1) while sbd0
-# records it too.  Then STATES crash states, at FLUSH points spread
-# evenly over the run, are checked both ways, each: get the state,
-# mount (journal replay), unmount, e2fsck -fn.
-#   dm-log-writes: replay the log from its start to the Kth FLUSH onto
-#     a zeroed image and write it to a third disk (sbd2), as fstests'
-#     generic/482 replays from the start for every state;
-#   sbd: visit the FLUSH point on sbd0 (policy none) and return.
+# For each workload size N (mkfs.ext4, then N files written and
+# fsynced, one directory fsync in ten), the same run goes once through
+# the kernel's dm-log-writes target on sbd0 (its log on sbd1), logged
+# from before mkfs as fstests does, while sbd0 records it too.  Then
+# STATES crash states, at FLUSH points spread evenly over the run, are
+# checked both ways, each: get the state, mount (journal replay),
+# unmount, e2fsck -fn.
+#   dm-log-writes: discard a brd disk (/dev/ram0) and replay the log
+#     onto it from its start to the Kth FLUSH (sbd-logreplay apply, as
+#     fstests' replay-log does; generic/482 replays from the start for
+#     every state);
+#   sbd: visit the Kth FLUSH point on sbd0 (policy none).
 # Prints per size and way: states, seconds, states per minute, and the
 # seconds of getting the state (replay or visit) against the rest.
 . ./vm-lib.sh
@@ -30,13 +32,12 @@ check_fs() {	# DEV: mount, unmount, fsck; prints nothing, fails on a problem
 mkdir -p "$MNT" "$TMP"
 modprobe dm-log-writes || { echo "@@ bench no dm-log-writes"; exit 1; }
 for n in $(echo "$SIZES" | tr , ' '); do
-	insmod "$SBD_KO" sizes=${MIB}M,1G,${MIB}M cache_mb=64 || exit 1
-	mkfs.ext4 -q -F -E nodiscard /dev/sbd0
-	sync /dev/sbd0
-	dd if=/dev/sbd0 of=/tmp/base.img bs=1M iflag=direct status=none
+	insmod "$SBD_KO" sizes=${MIB}M,1G cache_mb=64 || exit 1
+	modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) max_part=0 || exit 1
 	echo 'start 512' > /sys/block/sbd0/sbd/record
 	dmsetup create --noudevsync lw --table \
 		"0 $((MIB * 2048)) log-writes /dev/sbd0 /dev/sbd1" && dmsetup mknodes lw
+	mkfs.ext4 -q -F -E nodiscard /dev/mapper/lw
 	mount /dev/mapper/lw "$MNT"
 	t0=$(now)
 	i=0
@@ -66,11 +67,9 @@ for n in $(echo "$SIZES" | tr , ' '); do
 	get=0 t0=$(now) bad=0
 	while read -r k; do
 		t1=$(now)
-		sbd-logreplay replay /tmp/lw.log $((MIB << 20)) "$k" /tmp/state.img \
-			/tmp/base.img &&
-			dd if=/tmp/state.img of=/dev/sbd2 bs=1M oflag=direct status=none
+		blkdiscard /dev/ram0 && sbd-logreplay apply /tmp/lw.log "$k" /dev/ram0
 		get=$(echo "$get $(since "$t1")" | awk '{ print $1 + $2 }')
-		check_fs /dev/sbd2 || bad=$((bad + 1))
+		check_fs /dev/ram0 || bad=$((bad + 1))
 	done < /tmp/pick
 	echo "@@ bench size $n way dm-log-writes states $STATES seconds $(since "$t0") get $get bad $bad"
 	# sbd's way.
@@ -85,6 +84,7 @@ for n in $(echo "$SIZES" | tr , ' '); do
 	echo end > /sys/block/sbd0/sbd/visit
 	echo "@@ bench size $n way sbd states $STATES seconds $(since "$t0") get $get bad $bad"
 	rmmod sbd
-	rm -f /tmp/lw.log /tmp/state.img /tmp/base.img
+	rmmod brd
+	rm -f /tmp/lw.log
 done
 echo "@@ bench done"

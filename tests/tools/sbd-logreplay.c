@@ -14,15 +14,25 @@
  *	replay-log does (a discard zeroes, which is what sbd's does), and
  *	write the image to OUT.
  *
+ *   sbd-logreplay apply LOG K DEV
+ *	The same replay written straight onto the block device DEV with
+ *	O_DIRECT, discards as BLKDISCARD, as fstests' replay-log does:
+ *	DEV must hold what the log's device held as the log started.
+ *
  * The format: at byte 0 a super block (magic, version, nr_entries,
  * sectorsize), then per entry one sectorsize block holding the entry
  * (and a mark's name after it), then, unless the entry is a discard,
  * NR_SECTORS blocks of data.  Sectors count sectorsize blocks.
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <inttypes.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #define LW_MAGIC	0x6a736677736872ULL
 #define LW_FLUSH	(1 << 0)
@@ -51,15 +61,18 @@ int main(int argc, char **argv)
 {
 	int dump = argc == 3 && !strcmp(argv[1], "dump");
 	int replay = (argc == 6 || argc == 7) && !strcmp(argv[1], "replay");
+	int apply = argc == 5 && !strcmp(argv[1], "apply");
+	int dev = -1;
 	uint64_t size = 0, want = 0, flushes = 0, i, bytes;
 	unsigned char *block, *data, *img = NULL;
 	struct lw_super super;
 	struct lw_entry e;
 	FILE *f, *out;
 
-	if (!dump && !replay) {
+	if (!dump && !replay && !apply) {
 		fprintf(stderr, "usage: sbd-logreplay dump LOG\n"
-				"       sbd-logreplay replay LOG SIZE K OUT [BASE]\n");
+				"       sbd-logreplay replay LOG SIZE K OUT [BASE]\n"
+				"       sbd-logreplay apply LOG K DEV\n");
 		return 2;
 	}
 	f = fopen(argv[2], "rb");
@@ -84,6 +97,14 @@ int main(int argc, char **argv)
 			fclose(base);
 		}
 	}
+	if (apply) {
+		want = strtoull(argv[3], NULL, 10);
+		dev = open(argv[4], O_WRONLY | O_DIRECT);
+		if (dev < 0) {
+			perror(argv[4]);
+			return 1;
+		}
+	}
 	block = malloc(super.sectorsize);
 	if (fseek(f, super.sectorsize, SEEK_SET))
 		return 1;
@@ -94,12 +115,22 @@ int main(int argc, char **argv)
 		}
 		memcpy(&e, block, sizeof(e));
 		bytes = e.flags & LW_DISCARD ? 0 : e.nr_sectors * super.sectorsize;
-		data = malloc(bytes ? bytes : 1);
+		if (posix_memalign((void **)&data, 4096, bytes ? bytes : 1))
+			return 1;
 		if (bytes && fread(data, bytes, 1, f) != 1) {
 			fprintf(stderr, "entry %" PRIu64 ": data ends early\n", i);
 			return 1;
 		}
-		if (dump) {
+		if (apply) {
+			uint64_t range[2] = { e.sector * super.sectorsize,
+					      e.nr_sectors * super.sectorsize };
+
+			if (e.flags & LW_DISCARD ? ioctl(dev, BLKDISCARD, range) :
+			    bytes && pwrite(dev, data, bytes, range[0]) != (ssize_t)bytes) {
+				perror("apply");
+				return 1;
+			}
+		} else if (dump) {
 			printf("%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " ",
 			       i, e.flags, e.sector, e.nr_sectors, e.data_len);
 			if (e.flags & LW_MARK)
@@ -118,9 +149,11 @@ int main(int argc, char **argv)
 			memcpy(img + e.sector * super.sectorsize, data, bytes);
 		}
 		free(data);
-		if (replay && (e.flags & LW_FLUSH) && ++flushes == want)
+		if ((replay || apply) && (e.flags & LW_FLUSH) && ++flushes == want)
 			break;
 	}
+	if (apply)
+		return fsync(dev) || close(dev);
 	if (replay) {
 		if (want && flushes != want) {
 			fprintf(stderr, "the log has %" PRIu64 " FLUSH entries, not %" PRIu64 "\n",
