@@ -114,7 +114,7 @@ explore meta 0 --fs ext4 --workload @meta --ops 200 --seed 7 --points flush,writ
 	--max-points 8 --random 1 --torn 1
 
 # A recording that runs out of memory: the points before are explored.
-explore full 0 --fs ext4 --workload @files --ops 4 --record-mb 1 --points flush,mark \
+explore full 0 --fs ext4 --workload @files --ops 16 --record-mb 1 --points flush,mark \
 	--max-points 3 --random 0 --torn 0
 check_output full/says-so 'ran out of memory' cat "$OUT.full"
 
