@@ -268,7 +268,8 @@ fi
 # eighth of a vmalloc area more, for its shadow.
 big=$(( $(meminfo_kb MemAvailable) * 7 / 10 / 1024 - 256 ))
 unload_sbd
-if check "big-disk/load-${big}MiB" load_sbd nsectors=$((big * 2048)) cache_mb=4; then
+echo "@@ | big-disk: ${big} MiB"
+if check big-disk/load load_sbd nsectors=$((big * 2048)) cache_mb=4; then
 	check big-disk/write-last put "$TMP/A" /dev/sbd0 $(((big << 20) - 65536))
 	check big-disk/cut power off
 	check big-disk/on power on
