@@ -779,19 +779,18 @@ static u64 sbd_rand(u64 *state)
 
 enum sbd_fate { SBD_LOST, SBD_KEPT, SBD_TORN };
 
-/* What the cut does to the write of @e, which spans @blocks blocks. */
-static enum sbd_fate sbd_cut_fate(const struct sbd_cache *c,
-				  const struct sbd_log_entry *e,
+/*
+ * What @pol does to a write not yet durable that spans @blocks blocks,
+ * drawing from @rnd: at a cut, and at a visit (sbd_visit_fate()).
+ */
+static enum sbd_fate sbd_cut_fate(const struct sbd_policy *pol,
 				  unsigned long blocks, u64 *rnd)
 {
-	if (e->durable)
-		return SBD_KEPT;
-	switch (c->policy.kind) {
+	switch (pol->kind) {
 	case SBD_CUT_ALL:
 		return SBD_KEPT;
 	case SBD_CUT_RANDOM:
-		return sbd_rand(rnd) % 100 < c->policy.percent ? SBD_KEPT :
-								 SBD_LOST;
+		return sbd_rand(rnd) % 100 < pol->percent ? SBD_KEPT : SBD_LOST;
 	case SBD_CUT_TORN:
 		if (sbd_rand(rnd) % 2)
 			return SBD_LOST;
@@ -853,7 +852,8 @@ static u64 sbd_cache_rollback(struct sbd_device *dev)
 		e = sbd_log_at(c, off);
 		first = e->pos >> shift;
 		n = e->len >> shift;
-		switch (sbd_cut_fate(c, e, n, &rnd)) {
+		switch (e->durable ? SBD_KEPT :
+			sbd_cut_fate(&c->policy, n, &rnd)) {
 		case SBD_KEPT:
 			bitmap_set(pinned, first, n);
 			break;
@@ -1181,18 +1181,7 @@ static enum sbd_fate sbd_visit_fate(const struct sbd_policy *pol, u64 k,
 				    u32 blocks, u64 *rnd)
 {
 	*rnd = pol->seed ^ (k * 0xd6e8feb86659fd93ULL);
-	switch (pol->kind) {
-	case SBD_CUT_ALL:
-		return SBD_KEPT;
-	case SBD_CUT_RANDOM:
-		return sbd_rand(rnd) % 100 < pol->percent ? SBD_KEPT : SBD_LOST;
-	case SBD_CUT_TORN:
-		if (sbd_rand(rnd) % 2)
-			return SBD_LOST;
-		return blocks > 1 && sbd_rand(rnd) % 2 ? SBD_TORN : SBD_KEPT;
-	default:
-		return SBD_LOST;
-	}
+	return sbd_cut_fate(pol, blocks, rnd);
 }
 
 /*
