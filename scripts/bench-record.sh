@@ -20,16 +20,7 @@ ICOUNT=${ICOUNT:-0}
 res=$SBD_ROOT/bench/results-record/$([ "$ICOUNT" = 0 ] && echo wallclock || echo "icount$ICOUNT")
 mkdir -p "$res"
 "$SBD_ROOT/scripts/install-deps.sh"
-# As bench.sh does: a qemu wrapper first in PATH adds -icount, so that
-# the guest's clock counts instructions (the other cost model).
-if [ "$ICOUNT" != 0 ]; then
-	qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 missing"
-	mkdir -p "$SBD_OUT/bench-record/icount"
-	printf '#!/bin/sh\nexec %s "$@" -icount shift=%s,sleep=off\n' \
-		"$qemu" "$ICOUNT" > "$SBD_OUT/bench-record/icount/qemu-system-x86_64"
-	chmod +x "$SBD_OUT/bench-record/icount/qemu-system-x86_64"
-	export PATH="$SBD_OUT/bench-record/icount:$PATH"
-fi
+[ "$ICOUNT" = 0 ] || use_icount "$SBD_OUT/bench-record/icount" "$ICOUNT"
 for tier in $(kernel_tiers); do
 	out=$SBD_OUT/bench-record/$tier
 	mkdir -p "$out"

@@ -100,16 +100,7 @@ for v in $VARIANTS; do
 	echo "$params" > "$work/variants/$name/params"
 done
 
-# boot-vm.sh runs qemu-system-x86_64 from PATH: put a wrapper first
-# that adds -icount.
-if [ "$ICOUNT" != 0 ]; then
-	qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 missing"
-	mkdir -p "$work/icount"
-	printf '#!/bin/sh\nexec %s "$@" -icount shift=%s,sleep=off\n' \
-		"$qemu" "$ICOUNT" > "$work/icount/qemu-system-x86_64"
-	chmod +x "$work/icount/qemu-system-x86_64"
-	export PATH="$work/icount:$PATH"
-fi
+[ "$ICOUNT" = 0 ] || use_icount "$work/icount" "$ICOUNT"
 
 # bench_kernel K: build, pack and boot one kernel's benchmark.
 bench_kernel() {

@@ -47,6 +47,19 @@ kernel_tiers() {
 	echo "${out# }"
 }
 
+# use_icount DIR SHIFT: boot-vm.sh runs qemu-system-x86_64 from PATH;
+# put a wrapper in DIR first in PATH that adds "-icount shift=SHIFT", so
+# that the guest's clock counts instructions (bench.sh says why).
+use_icount() {
+	local qemu
+	qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 missing"
+	mkdir -p "$1"
+	printf '#!/bin/sh\nexec %s "$@" -icount shift=%s,sleep=off\n' \
+		"$qemu" "$2" > "$1/qemu-system-x86_64"
+	chmod +x "$1/qemu-system-x86_64"
+	export PATH="$1:$PATH"
+}
+
 # Where fetch-kernel.sh leaves a tier: vmlinuz, modules/, release, kdir.
 kernel_dir() { echo "$SBD_CACHE/kernels/$1"; }
 
