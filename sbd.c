@@ -283,14 +283,20 @@ struct sbd_record;
  * write cache" below).  @log is NULL on a disk without one.
  */
 struct sbd_cache {
-	u8 *log;		/* vmalloc'ed ring of struct sbd_log_entry */
-	size_t size;		/* bytes in @log */
-	size_t head;		/* offset of the oldest entry */
-	size_t tail;		/* where the next entry goes */
-	size_t end;		/* while @wrapped, where the entries from @head end */
-	size_t newest;		/* offset of the newest entry */
+	/*
+	 * The log: a ring of entries, oldest at @first, and apart from it a
+	 * ring of the bytes they saved, so that whole pages stay whole.
+	 */
+	struct sbd_log_entry *entries;	/* @max_entries of them */
+	size_t max_entries;
+	size_t first;		/* index of the oldest entry */
 	size_t count;		/* entries in the log; 0: all writes durable */
-	bool wrapped;		/* entries run @head..@end, then 0..@tail */
+	u8 *log;		/* vmalloc'ed ring of saved bytes */
+	size_t size;		/* bytes in @log */
+	size_t head;		/* where the oldest saved bytes start */
+	size_t tail;		/* where the next saved bytes go */
+	size_t end;		/* while @wrapped, where the bytes from @head end */
+	bool wrapped;		/* saved bytes run @head..@end, then 0..@tail */
 	bool off;		/* power cut: every request fails */
 	/*
 	 * A bit per logical block, all clear between cuts, for the cut's
@@ -559,49 +565,56 @@ struct sbd_log_entry {
 	u32 len;		/* bytes written */
 	/*
 	 * FUA, or larger than the whole cache (written through): never
-	 * undone, so no @old.  Kept in the log all the same, so that a cut
-	 * cannot undo an older write over it (see sbd_cache_undo()).
+	 * undone, so nothing saved.  Kept in the log all the same, so that
+	 * a cut cannot undo an older write over it (see sbd_cache_undo()).
 	 */
-	u32 durable;
-	size_t prev;		/* offset of the entry logged before it */
-	u8 old[];		/* the store's bytes before the write */
+	bool durable;
+	size_t old;		/* offset in c->log of the bytes it overwrote */
 };
 
-static size_t sbd_entry_size(bool durable, u32 len)
+/* The @i-th entry of the log, oldest first. */
+static struct sbd_log_entry *sbd_log_entry(const struct sbd_cache *c,
+					   size_t i)
 {
-	return sizeof(struct sbd_log_entry) + (durable ? 0 : ALIGN(len, 8));
+	return &c->entries[(c->first + i) % c->max_entries];
 }
 
-static struct sbd_log_entry *sbd_log_at(struct sbd_cache *c, size_t off)
+/* The bytes an entry saved, ALIGN(len, 8) of them in the ring. */
+static u8 *sbd_log_old(const struct sbd_cache *c,
+		       const struct sbd_log_entry *e)
 {
-	return (struct sbd_log_entry *)(c->log + off);
+	return c->log + e->old;
 }
 
 /* Drop the oldest entry: its write is durable from now on. */
 static void sbd_cache_destage(struct sbd_cache *c)
 {
-	struct sbd_log_entry *e = sbd_log_at(c, c->head);
+	struct sbd_log_entry *e = sbd_log_entry(c, 0);
 
 	if (!e->durable) {
 		c->unflushed_bytes -= e->len;
 		c->destaged_bytes += e->len;
+		c->head = e->old + ALIGN(e->len, 8);
+		if (c->wrapped && c->head == c->end) {
+			c->head = 0;
+			c->wrapped = false;
+		}
 	}
-	c->head += sbd_entry_size(e->durable, e->len);
-	if (c->wrapped && c->head == c->end) {
-		c->head = 0;
-		c->wrapped = false;
-	}
+	c->first = (c->first + 1) % c->max_entries;
 	c->count--;
 }
 
 /*
- * Room for an entry of @need bytes (<= c->size), destaging as needed;
- * NULL if that would take destaging and @keep forbids it.
+ * Room for one more entry, and for @len saved bytes unless @durable,
+ * destaging as needed; NULL if that would take destaging and @keep
+ * forbids it.  The caller makes sure that ALIGN(@len, 8) <= c->size.
  */
-static struct sbd_log_entry *sbd_cache_reserve(struct sbd_cache *c,
-					       size_t need, bool keep)
+static struct sbd_log_entry *sbd_cache_reserve(struct sbd_cache *c, u32 len,
+					       bool durable, bool keep)
 {
-	size_t off;
+	size_t need = durable ? 0 : ALIGN(len, 8);
+	struct sbd_log_entry *e;
+	size_t start;
 
 	for (;;) {
 		if (!c->count) {
@@ -609,23 +622,30 @@ static struct sbd_log_entry *sbd_cache_reserve(struct sbd_cache *c,
 			c->tail = 0;
 			c->wrapped = false;
 		}
-		if (c->wrapped ? c->head - c->tail >= need :
-				 c->size - c->tail >= need)
-			break;
-		/* An entry never straddles the end: go on at the start. */
-		if (!c->wrapped && c->head >= need) {
-			c->end = c->tail;
-			c->tail = 0;
-			c->wrapped = true;
-			break;
+		/* Whole pages are saved page-aligned, for sbd_copy_bytes(). */
+		start = PAGE_ALIGNED(need) ? ALIGN(c->tail, PAGE_SIZE) : c->tail;
+		if (c->count < c->max_entries) {
+			if (!need || start + need <= (c->wrapped ? c->head :
+								    c->size))
+				break;
+			/* Saved bytes never straddle the end: go on at 0. */
+			if (!c->wrapped && c->head >= need) {
+				c->end = c->tail;
+				c->wrapped = true;
+				start = 0;
+				break;
+			}
 		}
 		if (keep)
 			return NULL;
 		sbd_cache_destage(c);
 	}
-	off = c->tail;
-	c->tail += need;
-	return sbd_log_at(c, off);
+	if (need)
+		c->tail = start + need;
+	e = sbd_log_entry(c, c->count++);
+	e->old = start;
+	e->durable = durable;
+	return e;
 }
 
 /*
@@ -693,22 +713,18 @@ static blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
 	 * media.
 	 */
 	keep = sbd_record_keeps_ring(c);
-	durable = !keep && (fua || sbd_entry_size(false, len) > c->size);
-	if (keep && sbd_entry_size(false, len) > c->size)
+	durable = !keep && (fua || ALIGN(len, 8) > c->size);
+	if (keep && ALIGN(len, 8) > c->size)
 		goto fail;
-	e = sbd_cache_reserve(c, sbd_entry_size(durable, len), keep);
+	e = sbd_cache_reserve(c, len, durable, keep);
 	if (!e)
 		goto fail;
 	e->pos = pos;
 	e->len = len;
-	e->durable = durable;
-	e->prev = c->newest;
-	c->newest = (u8 *)e - c->log;
-	c->count++;
 	if (durable && !fua) {
 		c->destaged_bytes += len;
 	} else if (!durable) {
-		memcpy(e->old, dev->store + pos, len);
+		sbd_copy_bytes(sbd_log_old(c, e), dev->store + pos, len);
 		c->unflushed_bytes += len;
 	}
 	sbd_apply_write(dev, rq, pos, len);
@@ -816,9 +832,10 @@ static u64 sbd_cache_undo(struct sbd_device *dev,
 
 	while ((b = find_next_zero_bit(pinned, end, b)) < end) {
 		next = find_next_bit(pinned, end, b);
-		memcpy(dev->store + ((u64)b << shift),
-		       e->old + ((u64)(b - first) << shift),
-		       (u64)(next - b) << shift);
+		sbd_copy_bytes(dev->store + ((u64)b << shift),
+			       sbd_log_old(&dev->cache, e) +
+			       ((u64)(b - first) << shift),
+			       (u64)(next - b) << shift);
 		bytes += (u64)(next - b) << shift;
 		b = next;
 	}
@@ -846,10 +863,10 @@ static u64 sbd_cache_rollback(struct sbd_device *dev)
 	u64 rnd = c->policy.seed, undone = 0;
 	struct sbd_log_entry *e;
 	unsigned long first, n, b;
-	size_t i, off;
+	size_t i;
 
-	for (i = 0, off = c->newest; i < c->count; i++, off = e->prev) {
-		e = sbd_log_at(c, off);
+	for (i = c->count; i--;) {
+		e = sbd_log_entry(c, i);
 		first = e->pos >> shift;
 		n = e->len >> shift;
 		switch (e->durable ? SBD_KEPT :
@@ -874,8 +891,8 @@ static u64 sbd_cache_rollback(struct sbd_device *dev)
 		cond_resched();
 	}
 	/* Leave every bit clear for the next cut: the log's blocks only. */
-	for (i = 0, off = c->newest; i < c->count; i++, off = e->prev) {
-		e = sbd_log_at(c, off);
+	for (i = 0; i < c->count; i++) {
+		e = sbd_log_entry(c, i);
 		bitmap_clear(pinned, e->pos >> shift, e->len >> shift);
 	}
 	return undone;
@@ -1227,11 +1244,11 @@ static u64 sbd_record_undo_ring(struct sbd_device *dev)
 	struct sbd_cache *c = &dev->cache;
 	struct sbd_log_entry *e;
 	u64 undone = 0;
-	size_t i, off;
+	size_t i;
 
-	for (i = 0, off = c->newest; i < c->count; i++, off = e->prev) {
-		e = sbd_log_at(c, off);
-		memcpy(dev->store + e->pos, e->old, e->len);
+	for (i = c->count; i--;) {
+		e = sbd_log_entry(c, i);
+		sbd_copy_bytes(dev->store + e->pos, sbd_log_old(c, e), e->len);
 		undone += e->len;
 		cond_resched();
 	}
@@ -1659,15 +1676,27 @@ static void sbd_cache_free(struct sbd_device *dev)
 		dev->cache.rec = NULL;
 	}
 	kvfree(dev->cache.pinned);
+	kvfree(dev->cache.entries);
 	vfree(dev->cache.log);
 	dev->cache.pinned = NULL;
+	dev->cache.entries = NULL;
 	dev->cache.log = NULL;
 }
 
 /*
- * Give @dev a write cache of @bytes, and the cut's bitmap.  Neither is
- * zeroed: an entry is written before it is ever read, and the bitmap is
- * cleared here once and by each cut after it.
+ * Entries for a cache of @bytes: as many as the smallest writes (one
+ * block each) that fit in it, so that writes with data never destage
+ * for want of entries.
+ */
+static size_t sbd_cache_entries(size_t bytes, unsigned int sect_size)
+{
+	return bytes / sect_size;
+}
+
+/*
+ * Give @dev a write cache of @bytes, and the cut's bitmap.  Only the
+ * bitmap is zeroed: an entry is written before it is ever read, and the
+ * bitmap is cleared here once and by each cut after it.
  */
 static int sbd_cache_init(struct sbd_device *dev, unsigned int index,
 			  size_t bytes)
@@ -1678,13 +1707,18 @@ static int sbd_cache_init(struct sbd_device *dev, unsigned int index,
 
 	mutex_init(&c->mutex);
 	c->size = bytes;
+	c->max_entries = sbd_cache_entries(bytes, dev->sect_size);
 	c->log = __vmalloc(bytes, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
 				  __GFP_NOWARN);
+	c->entries = kvmalloc_array(c->max_entries, sizeof(*c->entries),
+				    GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+				    __GFP_NOWARN);
 	c->pinned = kvzalloc(bitmap, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
 				     __GFP_NOWARN);
-	if (!c->log || !c->pinned) {
+	if (!c->log || !c->entries || !c->pinned) {
 		pr_err("sbd%u: cannot allocate %zu bytes for the write cache\n",
-		       index, bytes + bitmap);
+		       index, bytes + bitmap +
+		       c->max_entries * sizeof(*c->entries));
 		sbd_cache_free(dev);
 		return -ENOMEM;
 	}
@@ -2318,12 +2352,15 @@ static int sbd_check_params(void)
 		if (check_add_overflow(total, bytes, &total))
 			total = U64_MAX;
 		/*
-		 * Each disk's write cache is a vmalloc area of its own, and
-		 * its cut takes a bit per block (sbd_cache_init()).
+		 * Each disk's write cache is a vmalloc area of its own, with
+		 * its entries, and its cut takes a bit per block
+		 * (sbd_cache_init()).
 		 */
 		if (cache_mb.value &&
 		    check_add_overflow(total, (cache_mb.value << 20) +
-					      div_u64(bytes, ss * 8), &total))
+				       sbd_cache_entries(cache_mb.value << 20, ss) *
+				       sizeof(struct sbd_log_entry) +
+				       div_u64(bytes, ss * 8), &total))
 			total = U64_MAX;
 	}
 	/*
