@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared settings and helpers for sbd's test harness.  Sourced, not run.
 #
-# Pipeline, one script per step (see README.md):
+# Pipeline, one script per step (HACKING.md maps them):
 #   install-deps.sh -> fetch-kernel.sh -> build-module.sh
 #   -> make-initramfs.sh -> boot-vm.sh, driven by run-tests.sh / demo.sh
 

@@ -9,12 +9,6 @@
 
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
-# same_as_image NAME: the whole device equals the mirror.
-same_as_image() {
-	read_dev /dev/sbd0 "$TMP/back"
-	same "$1" "$TMP/image" "$TMP/back"
-}
-
 # pread_bytes [-d] OFFSET LENGTH: how many bytes a pread() returns.
 pread_bytes() {
 	_d=

@@ -6,11 +6,6 @@
 
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
-same_as_image() {
-	read_dev /dev/sbd0 "$TMP/back"
-	same "$1" "$TMP/image" "$TMP/back"
-}
-
 for ss in 512 4096; do
 	# 4 MiB and a sector, so the last sector is off any page boundary.
 	n=$(((4 << 20) / ss + 1))

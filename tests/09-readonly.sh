@@ -64,7 +64,7 @@ check fs/unload unload_sbd
 # read-only refuses writes through its partitions too.  A partition set
 # read-only on its own is the block layer's flag, which it only warns
 # about: like any disk driver, sbd cannot see which partition a request
-# came through, and the write is done (documented in the README).
+# came through, and the write is done (docs/usage.md, "Read-only disks").
 check part/load load_sbd nsectors=$((16 << 11)) || return
 check part/sfdisk sh -c 'printf "1MiB,4MiB\n,\n" | sfdisk -q /dev/sbd0'
 random_file "$TMP/p" $((1 << 20))

@@ -62,11 +62,6 @@ while [ $bs -le "$maxbs" ]; do
 	bs=$((bs * 2))
 done
 
-same_as_image() {
-	read_dev /dev/sbd0 "$TMP/back"
-	same "$1" "$TMP/image" "$TMP/back"
-}
-
 # direct_rw T BLOCK COUNT: write COUNT random blocks at block BLOCK in
 # one O_DIRECT request and read them back the same way.
 direct_rw() {

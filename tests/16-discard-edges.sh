@@ -8,11 +8,6 @@
 
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
-same_as_image() {
-	read_dev /dev/sbd0 "$TMP/back"
-	same "$1" "$TMP/image" "$TMP/back"
-}
-
 size=$((8 << 20))
 check load load_sbd nsectors=$((size / 512)) || return
 random_file "$TMP/image" $size

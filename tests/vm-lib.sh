@@ -190,6 +190,13 @@ read_dev() {
 	dd if="$_dev" of="$_to" bs=1M iflag=direct status=none "$@"
 }
 
+# same_as_image NAME: the whole of /dev/sbd0 equals the mirror file
+# $TMP/image (kept with put_image and zero_image).
+same_as_image() {
+	read_dev /dev/sbd0 "$TMP/back"
+	same "$1" "$TMP/image" "$TMP/back"
+}
+
 # put FILE DEV OFFSET [dd options...]: write FILE into DEV at byte
 # OFFSET with O_DIRECT (OFFSET and FILE's size: multiples of the
 # logical block size).
