@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """variant.py NAME SRCDIR OUTDIR [nocopy] [noqueuerqs]: sbd's source from SRCDIR
-(sbd.c, sbd.h) as a module and disk named NAME in OUTDIR (NAME.c, sbd.h,
-Kbuild), for scripts/bench.sh to load beside sbd in the same VM boot.
+(sbd.c, sbd.h, and sbd-cache.c with sbd-dev.h where the commit has them)
+as a module and disk named NAME in OUTDIR (NAME-main.c, the others as
+they are, Kbuild), for scripts/bench.sh to load beside sbd in the same
+VM boot.
 With "nocopy" the request path skips sbd_copy_rq(): everything a READ or
 WRITE costs except touching the data (its segment walk, lock and copy),
 to set against null_blk with memory_backed=0, the blk-mq floor.
@@ -37,6 +39,11 @@ if "noqueuerqs" in feats:
 unknown = feats - {"nocopy", "noqueuerqs"}
 assert not unknown, f"unknown feature {unknown}"
 os.makedirs(out, exist_ok=True)
-open(f"{out}/{name}.c", "w").write(s)
-open(f"{out}/sbd.h", "w").write(open(f"{src}/sbd.h").read())
-open(f"{out}/Kbuild", "w").write(f"obj-m := {name}.o\n")
+parts = [f"{name}-main.o"]
+open(f"{out}/{name}-main.c", "w").write(s)
+for f in ("sbd.h", "sbd-dev.h", "sbd-cache.c"):
+    if os.path.exists(f"{src}/{f}"):
+        open(f"{out}/{f}", "w").write(open(f"{src}/{f}").read())
+        if f.endswith(".c"):
+            parts.append(f[:-2] + ".o")
+open(f"{out}/Kbuild", "w").write(f"obj-m := {name}.o\n{name}-y := {' '.join(parts)}\n")

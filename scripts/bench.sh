@@ -84,11 +84,16 @@ for v in $VARIANTS; do
 	vsrc=$work/variants/$name-src
 	mkdir -p "$vsrc"
 	case $source in
-	head | nocopy | noqueuerqs) cp "$SBD_ROOT/sbd.c" "$SBD_ROOT/sbd.h" "$vsrc/" ;;
+	head | nocopy | noqueuerqs) cp "$SBD_ROOT"/*.[ch] "$vsrc/" ;;
 	*)
 		git -C "$SBD_ROOT" show "$source:sbd.c" > "$vsrc/sbd.c" &&
 			git -C "$SBD_ROOT" show "$source:sbd.h" > "$vsrc/sbd.h" ||
 			die "variant $name: no commit $source in this clone"
+		# Commits since the cache moved out of sbd.c have two more.
+		for f in sbd-cache.c sbd-dev.h; do
+			git -C "$SBD_ROOT" show "$source:$f" > "$vsrc/$f" 2>/dev/null ||
+				rm -f "$vsrc/$f"
+		done
 		;;
 	esac
 	feat=""
@@ -181,12 +186,14 @@ for p in "${pids[@]}"; do
 	wait "$p" || die "a kernel's benchmark failed"
 done
 
-# Which sbd was measured: the last commit of sbd.c/sbd.h, and whether
+# Which sbd was measured: the last commit of its sources, and whether
 # the working tree differs from it.
-src=$(git -C "$SBD_ROOT" log -1 --format='%h %cs' -- sbd.c sbd.h 2>/dev/null || echo unknown)
-git -C "$SBD_ROOT" diff --quiet HEAD -- sbd.c sbd.h 2>/dev/null ||
+sources=(sbd.c sbd.h sbd-cache.c sbd-dev.h)
+src=$(git -C "$SBD_ROOT" log -1 --format='%h %cs' -- "${sources[@]}" 2>/dev/null || echo unknown)
+git -C "$SBD_ROOT" diff --quiet HEAD -- "${sources[@]}" 2>/dev/null ||
 	src="$src + uncommitted changes"
-src="$src; sha256 sbd.c $(sha256sum "$SBD_ROOT/sbd.c" | cut -c1-12), sbd.h $(sha256sum "$SBD_ROOT/sbd.h" | cut -c1-12)"
+src="$src; sha256$(cd "$SBD_ROOT" && for f in "${sources[@]}"; do
+	printf ' %s %s' "$f" "$(sha256sum < "$f" | cut -c1-12)"; done)"
 BENCH_CMD="${VM_CPUS:+VM_CPUS=$VM_CPUS }KERNELS=\"$KERNELS\" ROUNDS=$ROUNDS SIZE_MB=$SIZE_MB RUNTIME=$RUNTIME RAMP=$RAMP ICOUNT=$ICOUNT${BENCH_ONLY:+ BENCH_ONLY=$BENCH_ONLY}${BENCH_DEVS:+ BENCH_DEVS=$BENCH_DEVS} BENCH_VARIANTS=\"${VARIANTS:-none}\" scripts/bench.sh" \
 BENCH_SOURCE=$src /usr/bin/python3 "$SBD_ROOT/bench/report.py" "$RESULTS" "${reports[@]}"
 

@@ -6,7 +6,7 @@
 # Extra arguments go to make (e.g. W=1, C=1).
 # For the benchmark's variants (bench/variant.py): SBD_SRC=DIR builds the
 # sources in DIR instead (its Kbuild names the module), in
-# SBD_BUILD=DIR; the result is DIR/NAME.ko for each NAME.c.
+# SBD_BUILD=DIR; the result is DIR/NAME.ko for each module its Kbuild names.
 . "$(dirname "$0")/lib.sh"
 tier=${1:?usage: build-module.sh TIER [make args]}; shift
 kdir=$(cat "$(kernel_dir "$tier")/kdir")
@@ -18,7 +18,8 @@ if [ -n "${SBD_SRC:-}" ]; then
 	rm -f "$src"/*.[ch]
 	cp "$SBD_SRC"/* "$src"/
 fi
-mods=$(cd "$src" && ls ./*.c | sed 's|^\./||; s|\.c$||')
+# The modules Kbuild builds (sbd, or a benchmark variant's name).
+mods=$(sed -n 's/^obj-m := //p' "$src/Kbuild" | sed 's/\.o\b//g')
 
 if [ "$tier" = newest ]; then
 	# Its kbuild tools need sid's glibc and compiler: build in the chroot.

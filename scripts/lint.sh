@@ -4,7 +4,7 @@
 # check (evidence indented below a failure) and exits non-zero if any
 # check failed.  Run by "make lint" and as a stage of run-tests.sh.
 #
-#   checkpatch        checkpatch.pl --strict on sbd.c, sbd.h (every *.[ch])
+#   checkpatch        checkpatch.pl --strict on every *.[ch] of the driver
 #   ShellCheck        every shell script: scripts/ as bash, tests/ as sh
 #                     (dash runs them in the VM); see .shellcheckrc
 #   TIER/sparse-W=1   "make C=2 W=1" against TIER's headers: sparse on
@@ -98,7 +98,7 @@ CV
 out=$SBD_OUT/lint
 mkdir -p "$out"
 
-# checkpatch --strict on every source file; sbd.c gets no exceptions.
+# checkpatch --strict on every source file; only sbd.h gets exceptions.
 # sbd.h is the compatibility layer, and three types are ignored there,
 # on purpose:
 #   LINUX_VERSION_CODE   comparing kernel versions is sbd.h's whole job:

@@ -38,11 +38,10 @@ while IFS= read -r line; do
 	dir=$work/$n
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
-	(cd "$SBD_ROOT" && cp -a Makefile Kbuild sbd.c sbd.h scripts tests "$dir/src/")
-	perl -0pi -e "$subst" "$dir/src/sbd.c" "$dir/src/sbd.h"
-	if cmp -s "$SBD_ROOT/sbd.c" "$dir/src/sbd.c" &&
-	   cmp -s "$SBD_ROOT/sbd.h" "$dir/src/sbd.h"; then
-		bad "$name"; echo "    the substitution matches neither sbd.c nor sbd.h: $subst"
+	(cd "$SBD_ROOT" && cp -a Makefile Kbuild ./*.[ch] scripts tests "$dir/src/")
+	(cd "$dir/src" && perl -0pi -e "$subst" ./*.[ch])
+	if (cd "$SBD_ROOT" && for f in *.[ch]; do cmp -s "$f" "$dir/src/$f" || exit 1; done); then
+		bad "$name"; echo "    the substitution matches no source file: $subst"
 		continue
 	fi
 	log "mutant $n: $name"

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What sbd.c, the driver, and sbd-cache.c, its volatile write cache and
+ * recordings, share: the disk and its cache, and the few functions each
+ * calls in the other.  Kernel differences stay in sbd.h.
+ */
+#ifndef SBD_DEV_H
+#define SBD_DEV_H
+
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/badblocks.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/completion.h>
+
+#include "sbd.h"
+
+/*
+ * cache_mb and a recording's MiB are bounded by RAM; this only keeps
+ * MiB-to-bytes from overflowing.
+ */
+#define SBD_MAX_CACHE_MB	1048576		/* 1 TiB */
+
+/* What a power cut does to the writes that are not yet durable. */
+enum sbd_cut_policy {
+	SBD_CUT_NONE,		/* none of them survives */
+	SBD_CUT_ALL,		/* all survive */
+	SBD_CUT_RANDOM,		/* each survives with @percent probability */
+	SBD_CUT_TORN,		/* half survive, some only in part */
+};
+
+struct sbd_policy {
+	enum sbd_cut_policy kind;
+	u64 seed;		/* random and torn */
+	unsigned int percent;	/* random */
+};
+
+struct sbd_record;
+struct sbd_log_entry;
+
+/*
+ * The volatile write cache of a disk loaded with cache_mb > 0, kept as
+ * an undo log of the writes that are not durable yet (see "The volatile
+ * write cache" in sbd-cache.c).  @log is NULL on a disk without one.
+ */
+struct sbd_cache {
+	/*
+	 * The log: a ring of entries, oldest at @first, and apart from it a
+	 * ring of the bytes they saved, so that whole pages stay whole.
+	 */
+	struct sbd_log_entry *entries;	/* @max_entries of them */
+	size_t max_entries;
+	size_t first;		/* index of the oldest entry */
+	size_t count;		/* entries in the log; 0: all writes durable */
+	u8 *log;		/* vmalloc'ed ring of saved bytes */
+	size_t size;		/* bytes in @log */
+	size_t head;		/* where the oldest saved bytes start */
+	size_t tail;		/* where the next saved bytes go */
+	size_t end;		/* while @wrapped, where the bytes from @head end */
+	bool wrapped;		/* saved bytes run @head..@end, then 0..@tail */
+	bool off;		/* power cut: every request fails */
+	/*
+	 * A bit per logical block, all clear between cuts, for the cut's
+	 * walk (sbd_cache_rollback()).  Allocated at load, so that a cut
+	 * never fails for want of memory.
+	 */
+	unsigned long *pinned;
+	/* Counters for cache_stats, under the disk's lock. */
+	u64 unflushed_bytes, flushes, fua_writes, fua_bytes;
+	u64 destaged_bytes, cuts;
+	u64 last_cut_ns;
+	/* The power switch, the policy and the recording, under @mutex. */
+	struct mutex mutex;
+	struct sbd_policy policy;
+	struct sbd_record *rec;	/* NULL: not recorded */
+	u64 recordings;		/* started so far: tells recordings apart */
+};
+
+struct sbd_device {
+	u64 size;			/* bytes */
+	unsigned int sect_size;		/* logical block size, bytes */
+	u8 *store;			/* vmalloc'ed, @size bytes */
+	spinlock_t lock;		/* serializes access to @store, @cache */
+	struct sbd_cache cache;		/* volatile write cache, if any */
+	struct badblocks badblocks;	/* sectors that fail all I/O */
+	struct mutex badblocks_edit_lock; /* one sysfs edit at a time */
+	struct blk_mq_tag_set tag_set;
+	struct gendisk *disk;
+	bool added;			/* add_disk() succeeded */
+	struct dentry *debugfs;		/* sbd/sbdN/, on a disk with a cache */
+	struct completion released;	/* the gendisk's last reference is gone */
+};
+
+/* In sbd.c: the request path, and reading sysfs input. */
+void sbd_copy_seg(u8 *mem, struct bio_vec *bvec, u64 pos, bool write);
+blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq);
+struct sbd_device *to_sbd(struct device *d);
+const char *sbd_next_word(const char **p, size_t *len);
+bool sbd_word_is(const char *word, size_t len, const char *name);
+bool sbd_parse_token(const char **p, u64 *value);
+bool sbd_input_ends(const char *p);
+
+/* In sbd-cache.c: a disk with a cache, set up and torn down by sbd.c. */
+extern const struct blk_mq_ops sbd_cache_mq_ops;
+blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
+			     u64 pos, u32 len);
+blk_status_t sbd_cache_flush(struct sbd_device *dev);
+int sbd_cache_init(struct sbd_device *dev, unsigned int index, size_t bytes);
+void sbd_cache_free(struct sbd_device *dev);
+void sbd_cache_add_debugfs(struct sbd_device *dev, struct dentry *root);
+u64 sbd_cache_memory(u64 bytes, unsigned int sect_size);
+/* Its sysfs files, in sbd.c's group (shown only on a disk with a cache). */
+extern struct device_attribute dev_attr_power, dev_attr_powercut_policy,
+	dev_attr_cache_stats, dev_attr_record, dev_attr_mark, dev_attr_cut_at,
+	dev_attr_visit, dev_attr_record_stats;
+
+#endif /* SBD_DEV_H */
