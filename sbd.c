@@ -283,7 +283,8 @@ static unsigned int sbd_ndevices;
  * A segment that is a whole page on both sides (page cache and O_DIRECT
  * I/O of 4 KiB and up, at 4 KiB offsets) is copied with copy_page(), the
  * architecture's page copy, which no kernel's memcpy() beats for a whole
- * page (bench/experiments has the figures); anything else with memcpy().
+ * page (bench/experiments/README.md has the figures); anything else with
+ * memcpy().
  */
 void sbd_copy_seg(u8 *mem, struct bio_vec *bvec, u64 pos, bool write)
 {
