@@ -8,7 +8,7 @@
 # "record".  Each row: fio, one job, psync (QD1), O_DIRECT, a fixed
 # amount of I/O (io_size), ROUNDS rounds in turn; the host takes the
 # medians and ratios.  "record" starts a fresh 2 GiB recording before
-# each row, which holds all of the row's writes.  Then visit and return
+# each write row, which holds all of the row's writes.  Then visit and return
 # times against the bytes they move, on a full recording, and the
 # recording's memory per write.
 . ./vm-lib.sh
@@ -16,8 +16,10 @@ ROUNDS=${1:-5}
 SZ=268435456
 
 row() {	# NAME DEV RW BS IO_SIZE
+	# A fresh recording for each write row; the read row reads the
+	# disk the last one recorded, so round-stats show that recording.
 	case $1 in
-	record*) echo drop > /sys/block/sbd1/sbd/record
+	record*write*) echo drop > /sys/block/sbd1/sbd/record
 		 echo 'start 2048' > /sys/block/sbd1/sbd/record ;;
 	esac
 	fio --name="$1" --filename="$2" --rw="$3" --bs="$4" --size=$SZ \
