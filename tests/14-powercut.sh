@@ -134,36 +134,45 @@ check through/on power on
 holds through/written-through-kept 0 "$TMP/big"
 holds through/unflushed-lost $((6 * MIB)) "$TMP/Z"
 
-# Destaging: 32 x 64 KiB unflushed into a 1 MiB cache, over durable
-# data; the oldest become durable, the newest stay volatile.  The log
-# wraps, so every block is checked: a cut must give each one that is
-# not destaged exactly what it overwrote.
+# Destaging: 48 writes, 4 KiB and 60 KiB in turn, one at the start of
+# each 64 KiB slot, unflushed into a 1 MiB cache over durable data; the
+# oldest become durable, the newest stay volatile.  The log wraps, with
+# saved bytes of two sizes side by side, so every byte is checked: a cut
+# must give each write that is not destaged exactly what it overwrote.
 reload cache_mb=1
-random_file "$TMP/under" $((2 * MIB))
+random_file "$TMP/under" $((3 * MIB))
 put "$TMP/under" /dev/sbd0 0 && flush
 # (That write, larger than the cache, was written through: destaged.)
 before=$(stat_of destaged_bytes)
-for i in $(seq 0 31); do random_file "$TMP/d$i" 65536; done
-for i in $(seq 0 31); do put "$TMP/d$i" /dev/sbd0 $((i * 65536)); done
-destaged=$((($(stat_of destaged_bytes) - before) / 65536))
-check destage/destaged-bytes test "$destaged" -ge 16
+dlen() { [ $(($1 % 2)) = 0 ] && echo 4096 || echo 61440; }
+for i in $(seq 0 47); do random_file "$TMP/d$i" "$(dlen "$i")"; done
+for i in $(seq 0 47); do put "$TMP/d$i" /dev/sbd0 $((i * 65536)); done
+destaged=$(($(stat_of destaged_bytes) - before))
+check destage/destaged-bytes test "$destaged" -ge $((MIB / 2))
 check destage/unflushed-within-cache test "$(stat_of unflushed_bytes)" -le $MIB
 check destage/unflushed-some test "$(stat_of unflushed_bytes)" -ge $((MIB / 2))
 check destage/cut power off
 check destage/on power on
 echo "@@ | cut with a full 1 MiB cache took $(stat_of last_cut_usec) us"
 holds destage/oldest-durable 0 "$TMP/d0"
-dd if="$TMP/under" of="$TMP/under31" bs=64k skip=31 count=1 status=none
-holds destage/newest-lost $((31 * 65536)) "$TMP/under31"
-# Each block: the write if destaged, else what was under it.
-for i in $(seq 0 31); do
-	if [ "$i" -lt "$destaged" ]; then
+dd if="$TMP/under" of="$TMP/under47" bs=64k skip=47 count=1 status=none
+holds destage/newest-lost $((47 * 65536)) "$TMP/under47"
+# Each slot: the write if destaged (the oldest, as many as
+# destaged_bytes says), else what was under it; then the rest of the
+# slot, which no write touched.
+acc=0
+for i in $(seq 0 47); do
+	len=$(dlen "$i")
+	if [ $((acc + len)) -le "$destaged" ]; then
+		acc=$((acc + len))
 		cat "$TMP/d$i"
+		dd if="$TMP/under" bs=64k skip=$((i * 65536 + len)) count=$((65536 - len)) \
+			iflag=skip_bytes,count_bytes status=none
 	else
 		dd if="$TMP/under" bs=64k skip="$i" count=1 status=none
 	fi
 done > "$TMP/want"
-dd if=/dev/sbd0 of="$TMP/got" bs=64k count=32 iflag=direct status=none
+dd if=/dev/sbd0 of="$TMP/got" bs=64k count=48 iflag=direct status=none
 same destage/every-block "$TMP/want" "$TMP/got"
 
 # Later writes win; random and torn are reproducible from their seed.

@@ -18,6 +18,7 @@ cl_workload() {
 	_d=$1 _rec=$2 _i=0
 	: > "$_rec"
 	: > "$_rec.append"
+	: > "$TMP/cl.append"
 	while [ $_i -lt 600 ]; do
 		_i=$((_i + 1))
 		# A new file: write and fsync it, rename it, fsync the directory.
@@ -51,12 +52,16 @@ cl_workload() {
 			sed -i "/^f$((_i - 4)) /d" "$_rec"
 			rm -f "$_d/f$((_i - 4))"
 		fi
-		# Append and fsync: the prefix up to here must survive.
+		# Append and fsync: the prefix up to here must survive.  What
+		# was appended is summed from a copy kept in tmpfs: reading
+		# the file back could meet the cut (EIO) and record garbage.
 		if [ $_i -le 150 ]; then
-			head -c 3000 /dev/urandom >> "$_d/append" 2>/dev/null &&
+			head -c 3000 /dev/urandom > "$TMP/cl.chunk" &&
+				cat "$TMP/cl.chunk" >> "$_d/append" 2>/dev/null &&
 				sync "$_d/append" 2>/dev/null || return 0
-			echo "$(stat -c %s "$_d/append")" \
-				"$(sha256sum < "$_d/append" | cut -c1-64)" > "$_rec.append"
+			cat "$TMP/cl.chunk" >> "$TMP/cl.append"
+			echo "$(stat -c %s "$TMP/cl.append")" \
+				"$(sha256sum < "$TMP/cl.append" | cut -c1-64)" > "$_rec.append"
 		fi
 	done
 }
