@@ -134,7 +134,7 @@ check through/on power on
 holds through/written-through-kept 0 "$TMP/big"
 holds through/unflushed-lost $((6 * MIB)) "$TMP/Z"
 
-# Destaging: 48 writes, 4 KiB and 60 KiB in turn, one at the start of
+# Destaging: 48 writes, 60 KiB and 4 KiB in turn, one at the start of
 # each 64 KiB slot, unflushed into a 1 MiB cache over durable data; the
 # oldest become durable, the newest stay volatile.  The log wraps, with
 # saved bytes of two sizes side by side, so every byte is checked: a cut
@@ -144,7 +144,7 @@ random_file "$TMP/under" $((3 * MIB))
 put "$TMP/under" /dev/sbd0 0 && flush
 # (That write, larger than the cache, was written through: destaged.)
 before=$(stat_of destaged_bytes)
-dlen() { [ $(($1 % 2)) = 0 ] && echo 4096 || echo 61440; }
+dlen() { [ $(($1 % 2)) = 0 ] && echo 61440 || echo 4096; }
 for i in $(seq 0 47); do random_file "$TMP/d$i" "$(dlen "$i")"; done
 for i in $(seq 0 47); do put "$TMP/d$i" /dev/sbd0 $((i * 65536)); done
 destaged=$(($(stat_of destaged_bytes) - before))
