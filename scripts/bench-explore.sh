@@ -9,6 +9,8 @@
 #   SIZES=500,2000,8000  workload sizes (operations: a file written and
 #                        fsynced, the directory too every tenth)
 #   STATES=24            states checked per size and way
+#   MIB=256              the filesystem's size: 8,000 operations fill
+#                        about a third of 256 MiB
 #
 # Prints, per size and way, states per minute and a state's time split
 # into getting it (replay, or visit and return), mount, umount and fsck,
@@ -33,7 +35,7 @@ for tier in $(kernel_tiers); do
 	"$SBD_ROOT/scripts/build-module.sh" "$tier" > "$out/build.log" 2>&1 ||
 		die "$tier: build failed"
 	"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-		vm-bench-explore.sh "${SIZES:-500,2000,8000}" "${STATES:-24}" \
+		vm-bench-explore.sh "${SIZES:-500,2000,8000}" "${STATES:-24}" "${MIB:-256}" \
 		> "$out/initramfs.log" 2>&1 || die "$tier: initramfs failed"
 	log "$tier: booting"
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
