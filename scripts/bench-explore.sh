@@ -5,17 +5,25 @@
 # from its start for each state, as fstests' generic/482 does), side by
 # side in one VM boot, at several workload sizes.
 #
-#   KERNELS=7.2         which kernel
-#   SIZES=200,800,3200  workload sizes (files written and fsynced)
-#   STATES=20           states checked per size and way
+#   KERNELS=7.2          which kernel
+#   SIZES=500,2000,8000  workload sizes (operations: a file written and
+#                        fsynced, the directory too every tenth)
+#   STATES=24            states checked per size and way
+#   MIB=256              the filesystem's size: 8,000 operations fill
+#                        about a third of 256 MiB
 #
-# Prints, per size, states per minute both ways and their ratio, and
-# the share of a state's time spent getting it (replay or visit);
-# bench/results-explore/ keeps the console log.
+# Prints, per size and way, states per minute and a state's time split
+# into getting it (replay, or visit and return), mount, umount and fsck,
+# and their ratio; for sbd also the share of the time its visits spent
+# moving data in the kernel.  bench/results-explore/ keeps the console
+# log and the summary.
 . "$(dirname "$0")/lib.sh"
 need_root
 export KERNELS=${KERNELS:-7.2}
 export VM_MEM=${VM_MEM:-6144}
+# 8,000 operations take minutes to write and each dm-log-writes state
+# seconds to replay under TCG: more than the default half hour.
+export VM_TIMEOUT=${VM_TIMEOUT:-3600}
 res=$SBD_ROOT/bench/results-explore
 mkdir -p "$res"
 "$SBD_ROOT/scripts/install-deps.sh"
@@ -27,7 +35,7 @@ for tier in $(kernel_tiers); do
 	"$SBD_ROOT/scripts/build-module.sh" "$tier" > "$out/build.log" 2>&1 ||
 		die "$tier: build failed"
 	"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-		vm-bench-explore.sh "${SIZES:-200,800,3200}" "${STATES:-20}" \
+		vm-bench-explore.sh "${SIZES:-500,2000,8000}" "${STATES:-24}" "${MIB:-256}" \
 		> "$out/initramfs.log" 2>&1 || die "$tier: initramfs failed"
 	log "$tier: booting"
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
@@ -37,9 +45,17 @@ for tier in $(kernel_tiers); do
 		awk '
 		{ print }
 		$3 == "way" {
-			spm = $6 * 60 / $8; rate[$2, $4] = spm
-			printf "  size %s, %s: %.1f states/min, getting the state %.0f%% of the time\n",
-				$2, $4, spm, 100 * $10 / $8
+			for (i = 5; i < NF; i += 2) v[$i] = $(i + 1)
+			st = v["states"]; t = v["seconds"]; spm = st * 60 / t
+			rate[$2, $4] = spm
+			printf "  size %s, %s: %.1f states/min; per state %.0f ms: get %.0f, mount %.0f, umount %.0f, fsck %.0f, other %.0f; getting it %.0f%%",
+				$2, $4, spm, 1000 * t / st, 1000 * v["get"] / st, 1000 * v["mount"] / st,
+				1000 * v["umount"] / st, 1000 * v["fsck"] / st,
+				1000 * (t - v["get"] - v["mount"] - v["umount"] - v["fsck"]) / st, 100 * v["get"] / t
+			if ("move" in v)
+				printf ", of which moving data in sbd %.1f%%", 100 * v["move"] / t
+			printf "\n"
+			delete v
 		}
 		$3 == "way" && $4 == "sbd" && rate[$2, "dm-log-writes"] > 0 {
 			printf "  size %s: sbd checks %.1f times as many states per minute\n",

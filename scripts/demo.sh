@@ -17,7 +17,7 @@ log "building sbd.ko against $(cat "$(kernel_dir "$tier")/release")"
 	{ tail "$out/build.log"; die "build failed"; }
 "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" vm-demo.sh \
 	"${NSECTORS:-32768}" "${HARDSECT_SIZE:-4096}" 2>/dev/null
-log "booting the VM (software emulation, about a minute)"
+log "booting the VM (software emulation, about two minutes)"
 "$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
 	die "the VM did not finish; console in $out/console.log"
 grep -a '^@@ demo' "$out/console.log" | sed 's/^@@ demo //; s/\r$//'
