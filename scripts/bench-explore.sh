@@ -11,6 +11,10 @@
 #   STATES=24            states checked per size and way
 #   MIB=256              the filesystem's size: 8,000 operations fill
 #                        about a third of 256 MiB
+#   REC_MIB=1024         the recording's memory, and the size of the disk
+#                        that holds the kernel's log: 1 GiB holds about
+#                        24,000 operations (the VM needs MIB + 2 * REC_MIB
+#                        + MIB for brd, and room: raise VM_MEM to match)
 #
 # Prints, per size and way, states per minute and a state's time split
 # into getting it (replay, or visit and return), mount, umount and fsck,
@@ -36,6 +40,7 @@ for tier in $(kernel_tiers); do
 		die "$tier: build failed"
 	"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
 		vm-bench-explore.sh "${SIZES:-500,2000,8000}" "${STATES:-24}" "${MIB:-256}" \
+		"${REC_MIB:-1024}" \
 		> "$out/initramfs.log" 2>&1 || die "$tier: initramfs failed"
 	log "$tier: booting"
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||

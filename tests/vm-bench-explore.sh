@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vm-bench-explore.sh SIZES STATES [MIB]: crash states checked per minute, sbd's
+# vm-bench-explore.sh SIZES STATES [MIB [REC_MIB]]: crash states checked per minute, sbd's
 # way against the dm-log-writes way, in one VM boot
 # (scripts/bench-explore.sh).
 #
@@ -28,6 +28,7 @@
 SIZES=${1:-500,2000,8000}
 STATES=${2:-24}
 MIB=${3:-256}	# the disk (sbd0 and the brd replay disk)
+REC_MIB=${4:-1024}	# sbd0's recording, and sbd1 that holds the kernel's log
 # T: centiseconds since boot (the uptime's dot dropped; it is past 1 s).
 tick() { read -r _u _ < /proc/uptime; T=${_u%.*}${_u#*.}; }
 secs() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
@@ -55,9 +56,9 @@ report() {	# WAY START: one line of sums for this size and way
 mkdir -p "$MNT" "$TMP"
 modprobe dm-log-writes || { echo "@@ bench no dm-log-writes"; exit 1; }
 for n in $(echo "$SIZES" | tr , ' '); do
-	insmod "$SBD_KO" sizes="${MIB}M,1G" cache_mb=64 || exit 1
+	insmod "$SBD_KO" sizes="${MIB}M,${REC_MIB}M" cache_mb=64 || exit 1
 	modprobe brd rd_nr=1 rd_size=$((MIB * 1024)) max_part=0 || exit 1
-	echo 'start 1024' > /sys/block/sbd0/sbd/record
+	echo "start $REC_MIB" > /sys/block/sbd0/sbd/record
 	dmsetup create --noudevsync lw --table \
 		"0 $((MIB * 2048)) log-writes /dev/sbd0 /dev/sbd1" && dmsetup mknodes lw
 	mkfs.ext4 -q -F -E nodiscard /dev/mapper/lw
