@@ -93,8 +93,11 @@ check refuse/load-without-cache load_sbd nsectors=8192 || return
 refused no-cache 'no write cache' --fs ext4 --workload @files
 unload_sbd
 
-# --- ext4 with its defaults: every state passes.
-check ext4/load load_sbd nsectors=65536 cache_mb=16 || return
+# --- ext4 with its defaults: every state passes.  On 4 KiB blocks: at
+# write points a torn state on 512-byte ones can tear a 4 KiB block of
+# ext4's, which it is not built to survive (one such state did not
+# mount, once on 6.12, at a write point under "torn 1").
+check ext4/load load_sbd nsectors=8192 hardsect_size=4096 cache_mb=16 || return
 explore ext4 0 --keep --fs ext4 --workload @files --ops 5 --points write,mark \
 	--max-points 8 --random 1 --torn 1
 check_output ext4/some-skipped-as-identical 'checked, [1-9][0-9]* skipped' cat "$OUT.ext4"
