@@ -23,15 +23,8 @@ case $CUT_WITHIN in
 ''|*[!0-9]*|0|1) die "CUT_WITHIN must be a whole number of seconds, 2 or more" ;;
 esac
 out=$SBD_OUT/crash-soak
-mkdir -p "$out"
 "$SBD_ROOT/scripts/install-deps.sh"
-"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
-	{ tail "$out/fetch.log"; die "fetching the kernel failed"; }
-"$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
-	{ tail "$out/build.log"; die "build failed"; }
-"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-	vm-crash-soak.sh "$ITERATIONS" "$CUT_WITHIN" ${SEED:+"$SEED"} >"$out/initramfs.log" 2>&1 ||
-	{ tail "$out/initramfs.log"; die "initramfs failed"; }
+vm_image "$tier" "$out" vm-crash-soak.sh "$ITERATIONS" "$CUT_WITHIN" ${SEED:+"$SEED"}
 log "booting; $ITERATIONS rounds per filesystem; console in $out/console.log"
 passed=0 failed=0
 VM_TIMEOUT=${VM_TIMEOUT:-$((600 + ITERATIONS * 2 * (90 + CUT_WITHIN)))} \

@@ -25,15 +25,8 @@ for v in MINUTES OPS MAX_POINTS ${SEED:+SEED}; do
 	case ${!v} in ''|*[!0-9]*|0) die "$v must be a positive whole number" ;; esac
 done
 out=$SBD_OUT/explore-soak
-mkdir -p "$out"
 "$SBD_ROOT/scripts/install-deps.sh"
-"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
-	{ tail "$out/fetch.log"; die "fetching the kernel failed"; }
-"$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
-	{ tail "$out/build.log"; die "build failed"; }
-"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-	vm-explore-soak.sh "$MINUTES" "$OPS" "$MAX_POINTS" ${SEED:+"$SEED"} \
-	>"$out/initramfs.log" 2>&1 || { tail "$out/initramfs.log"; die "initramfs failed"; }
+vm_image "$tier" "$out" vm-explore-soak.sh "$MINUTES" "$OPS" "$MAX_POINTS" ${SEED:+"$SEED"}
 log "booting; $MINUTES minutes of rounds; console in $out/console.log"
 start=$(date +%s)
 # A round that starts just before the end may take as long again.

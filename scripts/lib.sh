@@ -47,6 +47,22 @@ kernel_tiers() {
 	echo "${out# }"
 }
 
+# vm_image TIER OUT VM-SCRIPT [ARGS...]: fetch TIER's kernel, build sbd
+# against it and pack OUT/initramfs.img to run VM-SCRIPT ARGS, with the
+# logs in OUT; on a failure, show the log's tail and stop.
+vm_image() {
+	local tier=$1 out=$2
+	shift 2
+	mkdir -p "$out"
+	"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
+		{ tail "$out/fetch.log"; die "fetching the kernel failed"; }
+	"$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
+		{ tail "$out/build.log"; die "build failed"; }
+	"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" "$@" \
+		>"$out/initramfs.log" 2>&1 ||
+		{ tail "$out/initramfs.log"; die "initramfs failed"; }
+}
+
 # use_icount DIR SHIFT: boot-vm.sh runs qemu-system-x86_64 from PATH;
 # put a wrapper in DIR first in PATH that adds "-icount shift=SHIFT", so
 # that the guest's clock counts instructions (bench.sh says why).
