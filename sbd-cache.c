@@ -395,24 +395,66 @@ static u64 sbd_cache_rollback(struct sbd_device *dev)
 }
 
 /*
- * The store changed under the page cache: drop what the whole disk and
- * each partition cached, or a process that keeps the disk open would
- * read the old data back.  invalidate_bdev() drops clean pages only,
- * which is all a disk whose power is off can have (no write reached
- * it); open_mutex keeps partitions from going away meanwhile.
+ * The store is about to change under the page cache (a cut, a visit).
+ * Dirty pages of the disk or a partition are written back first, as
+ * ordinary writes: into the cache, where the change treats them as any
+ * other write (a cut may lose them, a visit undoes them), instead of
+ * landing later on the state the change made.  Once the power is off
+ * they fail, as writes to a drive that is off do.  Then, after the
+ * change, the clean pages are dropped, or a process that keeps the disk
+ * open would read the old data back.  Both run under open_mutex (see
+ * sbd_lock_openers()), which also keeps partitions from going away.
  */
+static void sbd_write_back_page_cache(struct gendisk *disk)
+{
+	struct block_device *part;
+	unsigned long idx;
+
+	xa_for_each(&disk->part_tbl, idx, part)
+		sync_blockdev(part);
+}
+
 static void sbd_drop_page_cache(struct gendisk *disk)
 {
 	struct block_device *part;
 	unsigned long idx;
 
-	mutex_lock(&disk->open_mutex);
 	xa_for_each(&disk->part_tbl, idx, part)
 		invalidate_bdev(part);
-	mutex_unlock(&disk->open_mutex);
 }
 
-/* Cut the power; the caller holds c->mutex and the power is on. */
+/*
+ * Hold off openers while the store changes: a mount waits for
+ * open_mutex to claim the disk, so "is it claimed?" and the change that
+ * depends on the answer are one step.  Taken after c->mutex.
+ */
+static void sbd_lock_openers(struct sbd_device *dev)
+{
+	mutex_lock(&dev->disk->open_mutex);
+}
+
+static void sbd_unlock_openers(struct sbd_device *dev)
+{
+	mutex_unlock(&dev->disk->open_mutex);
+}
+
+/* Is the disk, or a partition of it, claimed (mounted, say)? */
+static bool sbd_disk_claimed(struct gendisk *disk)
+{
+	struct block_device *part;
+	unsigned long idx;
+	bool claimed = false;
+
+	lockdep_assert_held(&disk->open_mutex);
+	xa_for_each(&disk->part_tbl, idx, part)
+		claimed |= !!READ_ONCE(part->bd_holder);
+	return claimed;
+}
+
+/*
+ * Cut the power; the caller holds c->mutex and the openers' lock
+ * (sbd_lock_openers()), and the power is on.
+ */
 static void sbd_power_cut(struct sbd_device *dev)
 {
 	struct request_queue *q = dev->disk->queue;
@@ -421,6 +463,7 @@ static void sbd_power_cut(struct sbd_device *dev)
 	size_t entries;
 	u64 start, undone;
 
+	sbd_write_back_page_cache(dev->disk);
 	/*
 	 * Once frozen, no request is in flight and none starts before the
 	 * unfreeze, so the walk needs no lock: it may copy cache_mb MiB,
@@ -563,8 +606,11 @@ static struct sbd_point *sbd_record_add(struct sbd_record *r, u32 len)
 		return NULL;
 	}
 	r->low -= need;
-	/* Whole pages stay page-aligned, for sbd_copy_bytes(). */
-	if (PAGE_ALIGNED(len) && r->low >= points + PAGE_SIZE)
+	/*
+	 * Whole pages stay page-aligned, for sbd_copy_bytes().  A FLUSH
+	 * saves nothing, and PAGE_ALIGNED(0) is true: no rounding for it.
+	 */
+	if (len && PAGE_ALIGNED(len) && r->low >= points + PAGE_SIZE)
 		r->low = round_down(r->low, PAGE_SIZE);
 	sbd_point_array(r)[r->npoints].saved = r->low;
 	return &sbd_point_array(r)[r->npoints];
@@ -755,9 +801,10 @@ static u64 sbd_record_undo_ring(struct sbd_device *dev)
 
 /*
  * Turn the store into the crash state (@point, @pol), or with @pol NULL
- * back into the recording's end.  The caller holds c->mutex; the
- * recording has ended.  The queue is frozen throughout: no request sees
- * a state half made, and the swaps need no spinlock.
+ * back into the recording's end.  The caller holds c->mutex and the
+ * openers' lock; the recording has ended.  The queue is frozen
+ * throughout: no request sees a state half made, and the swaps need no
+ * spinlock.
  */
 static void sbd_record_goto(struct sbd_device *dev, u64 point,
 			    const struct sbd_policy *pol)
@@ -766,6 +813,7 @@ static void sbd_record_goto(struct sbd_device *dev, u64 point,
 	unsigned int memflags;
 	u64 start, moved;
 
+	sbd_write_back_page_cache(dev->disk);
 	memflags = sbd_freeze_queue(dev->disk->queue);
 	start = ktime_get_ns();
 	moved = sbd_record_undo_ring(dev);
@@ -840,22 +888,9 @@ static void sbd_record_drop(struct sbd_device *dev)
 	kfree(r);
 }
 
-/* Is the disk, or a partition of it, claimed (mounted, say)? */
-static bool sbd_disk_claimed(struct gendisk *disk)
-{
-	struct block_device *part;
-	unsigned long idx;
-	bool claimed = false;
-
-	mutex_lock(&disk->open_mutex);
-	xa_for_each(&disk->part_tbl, idx, part)
-		claimed |= !!READ_ONCE(part->bd_holder);
-	mutex_unlock(&disk->open_mutex);
-	return claimed;
-}
-
 /*
- * "off": cut the power; the caller holds c->mutex and the power is on.
+ * "off": cut the power; the caller holds c->mutex and the openers' lock,
+ * and the power is on.
  * Without a recording, see sbd_power_cut().  While recording, the
  * recording ends at its last point and the disk becomes that point's
  * crash state under the cut's policy: a visit, which "visit end" can
@@ -873,8 +908,15 @@ static int sbd_power_off(struct sbd_device *dev)
 	}
 	if (r->state != SBD_REC_ON)
 		return -EINVAL;
+	sbd_write_back_page_cache(dev->disk);
 	memflags = sbd_freeze_queue(dev->disk->queue);
 	spin_lock(&dev->lock);
+	/* The write-back may have filled it: "full" stays what it says. */
+	if (r->state != SBD_REC_ON) {
+		spin_unlock(&dev->lock);
+		sbd_unfreeze_queue(dev->disk->queue, memflags);
+		return -EINVAL;
+	}
 	r->state = SBD_REC_CUT;
 	c->cuts++;
 	WRITE_ONCE(c->off, true);
@@ -884,14 +926,22 @@ static int sbd_power_off(struct sbd_device *dev)
 	return 0;
 }
 
-/* "on": after an aimed cut, the disk first becomes its crash state. */
-static void sbd_power_on(struct sbd_device *dev)
+/*
+ * "on": after an aimed cut, the disk first becomes its crash state,
+ * which, like a visit, is refused while a filesystem still holds the
+ * disk (its umount failed): it would see its disk change underneath.
+ */
+static int sbd_power_on(struct sbd_device *dev)
 {
 	struct sbd_cache *c = &dev->cache;
 
-	if (c->rec && c->rec->cut_pending)
+	if (c->rec && c->rec->cut_pending) {
+		if (sbd_disk_claimed(dev->disk))
+			return -EINVAL;
 		sbd_record_goto(dev, c->rec->npoints, &c->policy);
+	}
 	WRITE_ONCE(c->off, false);
+	return 0;
 }
 
 /* debugfs sbd/sbdN/points: one line per point, under c->mutex. */
@@ -959,9 +1009,19 @@ DEFINE_SEQ_ATTRIBUTE(sbd_listing);
  * (Documentation/admin-guide/device-mapper/log-writes.rst), which
  * fstests' replay-log reads: a super block, then per entry a header
  * block (and a mark's name in it) and the data written.  Sectors count
- * logical blocks, as dm-log-writes counts its device's.  Entries come
- * in the order dm-log-writes logs them: a write when the next FLUSH
- * completes (or at the end), a FUA write and a mark at once.
+ * logical blocks, as dm-log-writes counts its device's.
+ *
+ * Entries come in the order dm-log-writes logs them: a FUA write and a
+ * mark at once, the other writes of an epoch (the points between two
+ * FLUSHes) when its FLUSH completes (or at the end), in the order they
+ * completed.  So the first N entries, replayed, are the crash state
+ * (P, none) when entry N - 1 is point P's FLUSH, FUA write or mark.  But
+ * a FUA write logged ahead of an older write to the same block would be
+ * undone by it at the FLUSH, a state the disk never had (the kernel's
+ * target does just that).  sbd knows the true order: a FUA write that
+ * overlaps a write logged before it in its epoch's batch is logged once
+ * more in the batch, as a plain write in its own place.  debugfs
+ * sbd/sbdN/log-writes-points maps entries to points.
  *
  * A write's own data is what the export needs, and the recording keeps
  * it only for writes the store does not hold (after @base, see above):
@@ -993,9 +1053,12 @@ struct sbd_export {
 	struct sbd_record *rec;
 	u64 recording;		/* which one this order is for (c->recordings) */
 	u64 n;			/* entries */
-	u64 *order;		/* point numbers, in dm-log-writes' order */
+	u64 *order;		/* point numbers, in the export's order */
 	u8 *block;		/* one zeroed header block */
 };
+
+/* In @order: a FUA write logged again, as a plain write (see above). */
+#define SBD_EXPORT_AGAIN	BIT_ULL(63)
 
 /* The saved bytes are the writes' own data: at point 0, with no overlay. */
 static bool sbd_export_ready(const struct sbd_record *r)
@@ -1040,6 +1103,7 @@ static int sbd_export_show(struct seq_file *m, void *v)
 	u64 i = (uintptr_t)v - 1;
 	const struct sbd_point *p;
 	u64 flags = 0;
+	bool again;
 
 	memset(x->block, 0, x->dev->sect_size);
 	if (!i) {
@@ -1050,14 +1114,15 @@ static int sbd_export_show(struct seq_file *m, void *v)
 		seq_write(m, x->block, x->dev->sect_size);
 		return 0;
 	}
-	p = &sbd_point_array(x->rec)[x->order[i - 1] - 1];
+	again = x->order[i - 1] & SBD_EXPORT_AGAIN;
+	p = &sbd_point_array(x->rec)[(x->order[i - 1] & ~SBD_EXPORT_AGAIN) - 1];
 	if (p->kind == SBD_POINT_FLUSH)
 		flags = SBD_LW_FLUSH;
 	else if (p->kind == SBD_POINT_MARK)
 		flags = SBD_LW_MARK;
 	else if (p->kind == SBD_POINT_DISCARD)
 		flags = SBD_LW_DISCARD;
-	if (p->fua)
+	if (p->fua && !again)
 		flags |= SBD_LW_FUA;
 	e->flags = cpu_to_le64(flags);
 	if (sbd_point_has_data(p)) {
@@ -1082,13 +1147,61 @@ static const struct seq_operations sbd_export_sops = {
 	.show = sbd_export_show,
 };
 
-static int sbd_export_open(struct inode *inode, struct file *file)
+/*
+ * The points of one epoch, @from..@to - 1, in the export's order, from
+ * order[n]; returns the new n.  Its FUA writes and marks first, as they
+ * completed; then its other writes, each FUA write again where it
+ * overlaps one logged in the batch before it.  @logged, a bit per block
+ * (the cut's, clear outside a cut, which c->mutex keeps away), marks
+ * the batch's blocks, and is cleared again.
+ */
+static u64 sbd_export_epoch(struct sbd_device *dev, struct sbd_record *r,
+			    u64 from, u64 to, u64 *order, u64 n)
+{
+	unsigned long *logged = dev->cache.pinned;
+	unsigned int shift = ilog2(dev->sect_size);
+	const struct sbd_point *p;
+	unsigned long first, end;
+	u64 k;
+
+	for (k = from; k < to; k++) {
+		p = &sbd_point_array(r)[k - 1];
+		if (!sbd_point_has_data(p) || p->fua)
+			order[n++] = k;
+	}
+	for (k = from; k < to; k++) {
+		p = &sbd_point_array(r)[k - 1];
+		if (!sbd_point_has_data(p))
+			continue;
+		first = p->pos >> shift;
+		end = first + (p->len >> shift);
+		if (!p->fua)
+			order[n++] = k;
+		else if (find_next_bit(logged, end, first) < end)
+			order[n++] = k | SBD_EXPORT_AGAIN;
+		else
+			continue;
+		bitmap_set(logged, first, end - first);
+		cond_resched();
+	}
+	for (k = from; k < to; k++) {
+		p = &sbd_point_array(r)[k - 1];
+		if (sbd_point_has_data(p))
+			bitmap_clear(logged, p->pos >> shift, p->len >> shift);
+	}
+	return n;
+}
+
+/* Open the export or its map (@sops): the order, made once, linear. */
+static int sbd_export_open_with(struct inode *inode, struct file *file,
+				const struct seq_operations *sops,
+				bool need_data)
 {
 	struct sbd_device *dev = inode->i_private;
 	struct sbd_cache *c = &dev->cache;
 	struct sbd_export *x;
 	struct sbd_record *r;
-	u64 k, pending = 0, i = 0;
+	u64 k, from = 1;
 	int err = -ENOMEM;
 
 	x = kzalloc(sizeof(*x), GFP_KERNEL);
@@ -1098,40 +1211,27 @@ static int sbd_export_open(struct inode *inode, struct file *file)
 	x->block = kzalloc(dev->sect_size, GFP_KERNEL);
 	mutex_lock(&c->mutex);
 	r = c->rec;
-	if (!sbd_export_ready(r)) {
+	if (need_data ? !sbd_export_ready(r) : (!r || r->state == SBD_REC_ON)) {
 		err = -EINVAL;
 		goto fail;
 	}
-	x->order = kvcalloc(r->npoints + 1, sizeof(u64), GFP_KERNEL);
+	/* Each point once, and each FUA write at most twice. */
+	x->order = kvcalloc(r->npoints + r->fua_writes + 1, sizeof(u64),
+			    GFP_KERNEL);
 	if (!x->order || !x->block)
 		goto fail;
-	/*
-	 * Writes wait in order[pending, i) for the next FLUSH, which comes
-	 * after them; a FUA write or a mark goes before them, which moves
-	 * them one place up.
-	 */
 	for (k = 1; k <= r->npoints; k++) {
-		const struct sbd_point *p = &sbd_point_array(r)[k - 1];
-
-		if (sbd_point_has_data(p) && !p->fua) {
-			x->order[i++] = k;
+		if (sbd_point_array(r)[k - 1].kind != SBD_POINT_FLUSH)
 			continue;
-		}
-		if (p->kind == SBD_POINT_FLUSH) {
-			x->order[i++] = k;
-			pending = i;
-			continue;
-		}
-		memmove(&x->order[pending + 1], &x->order[pending],
-			(i - pending) * sizeof(u64));
-		x->order[pending++] = k;
-		i++;
+		x->n = sbd_export_epoch(dev, r, from, k, x->order, x->n);
+		x->order[x->n++] = k;
+		from = k + 1;
 	}
-	x->n = i;
+	x->n = sbd_export_epoch(dev, r, from, k, x->order, x->n);
 	x->rec = r;
 	x->recording = c->recordings;
 	mutex_unlock(&c->mutex);
-	err = seq_open(file, &sbd_export_sops);
+	err = seq_open(file, sops);
 	if (err)
 		goto free;
 	((struct seq_file *)file->private_data)->private = x;
@@ -1143,6 +1243,64 @@ free:
 	kfree(x->block);
 	kfree(x);
 	return err;
+}
+
+static int sbd_export_open(struct inode *inode, struct file *file)
+{
+	return sbd_export_open_with(inode, file, &sbd_export_sops, true);
+}
+
+/*
+ * debugfs sbd/sbdN/log-writes-points: one line per entry of the export,
+ * "ENTRY POINT KIND[ fua][ again]", ENTRY counted from 0 as replay-log
+ * counts (the super block is not an entry), KIND as in the points
+ * listing; "again" marks a FUA write logged once more.  Replaying
+ * entries 0..ENTRY of a FLUSH, a FUA write or a mark (replay-log
+ * --limit ENTRY+1) gives the crash state (POINT, none); the whole log,
+ * the recording's end.  Readable once the recording has ended.
+ */
+static void *sbd_export_map_start(struct seq_file *m, loff_t *pos)
+{
+	struct sbd_export *x = m->private;
+	struct sbd_cache *c = &x->dev->cache;
+
+	mutex_lock(&c->mutex);
+	if (c->recordings != x->recording || !c->rec)
+		return ERR_PTR(-EINVAL);
+	return *pos < x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void *sbd_export_map_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct sbd_export *x = m->private;
+
+	++*pos;
+	return *pos < x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static int sbd_export_map_show(struct seq_file *m, void *v)
+{
+	struct sbd_export *x = m->private;
+	u64 i = (uintptr_t)v - 1;
+	u64 k = x->order[i] & ~SBD_EXPORT_AGAIN;
+	const struct sbd_point *p = &sbd_point_array(x->rec)[k - 1];
+
+	seq_printf(m, "%llu %llu %s%s%s\n", i, k, sbd_point_names[p->kind],
+		   p->fua ? " fua" : "",
+		   x->order[i] & SBD_EXPORT_AGAIN ? " again" : "");
+	return 0;
+}
+
+static const struct seq_operations sbd_export_map_sops = {
+	.start = sbd_export_map_start,
+	.next = sbd_export_map_next,
+	.stop = sbd_export_stop,
+	.show = sbd_export_map_show,
+};
+
+static int sbd_export_map_open(struct inode *inode, struct file *file)
+{
+	return sbd_export_open_with(inode, file, &sbd_export_map_sops, false);
 }
 
 static int sbd_export_release(struct inode *inode, struct file *file)
@@ -1163,8 +1321,16 @@ static const struct file_operations sbd_export_fops = {
 	.release = sbd_export_release,
 };
 
+static const struct file_operations sbd_export_map_fops = {
+	.owner = THIS_MODULE,
+	.open = sbd_export_map_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = sbd_export_release,
+};
+
 /*
- * sbd/sbdN/ under @root, with the recording's two listings; removed
+ * sbd/sbdN/ under @root, with the recording's three listings; removed
  * with the disk (sbd.c).  debugfs errors are not sbd's to report.
  */
 void sbd_cache_add_debugfs(struct sbd_device *dev, struct dentry *root)
@@ -1174,6 +1340,8 @@ void sbd_cache_add_debugfs(struct sbd_device *dev, struct dentry *root)
 			    &sbd_listing_fops);
 	debugfs_create_file("log-writes", 0444, dev->debugfs, dev,
 			    &sbd_export_fops);
+	debugfs_create_file("log-writes-points", 0444, dev->debugfs, dev,
+			    &sbd_export_map_fops);
 }
 
 /* Undo sbd_cache_init(); harmless on a disk without a cache. */
@@ -1318,12 +1486,14 @@ static ssize_t power_store(struct device *d, struct device_attribute *attr,
 		return -EINVAL;
 
 	mutex_lock(&c->mutex);
+	sbd_lock_openers(dev);
 	if (off == c->off)
 		err = -EINVAL;
 	else if (off)
 		err = sbd_power_off(dev);
 	else
-		sbd_power_on(dev);
+		err = sbd_power_on(dev);
+	sbd_unlock_openers(dev);
 	mutex_unlock(&c->mutex);
 	return err ?: len;
 }
@@ -1429,13 +1599,14 @@ static ssize_t record_store(struct device *d, struct device_attribute *attr,
 	mutex_lock(&c->mutex);
 	if (sbd_word_is(word, word_len, "start")) {
 		err = sbd_record_start(dev, mib << 20);
-	} else if (sbd_word_is(word, word_len, "stop")) {
-		if (c->rec && c->rec->state == SBD_REC_ON) {
-			spin_lock(&dev->lock);
+	} else if (sbd_word_is(word, word_len, "stop") && c->rec) {
+		/* Under the lock that ends it "full" or "cut" too. */
+		spin_lock(&dev->lock);
+		if (c->rec->state == SBD_REC_ON) {
 			c->rec->state = SBD_REC_STOPPED;
-			spin_unlock(&dev->lock);
 			err = 0;
 		}
+		spin_unlock(&dev->lock);
 	} else if (sbd_word_is(word, word_len, "drop")) {
 		/* After an aimed cut, the crash state comes with power on. */
 		if (c->rec && !c->rec->cut_pending) {
@@ -1472,11 +1643,17 @@ static ssize_t mark_store(struct device *d, struct device_attribute *attr,
 			return -EINVAL;
 
 	mutex_lock(&c->mutex);
-	if (!c->rec || c->rec->state != SBD_REC_ON) {
+	if (!c->rec) {
 		err = -EINVAL;
 		goto out;
 	}
+	/* Under the lock that ends a recording "cut" or "full". */
 	spin_lock(&dev->lock);
+	if (c->rec->state != SBD_REC_ON) {
+		spin_unlock(&dev->lock);
+		err = -EINVAL;
+		goto out;
+	}
 	pt = sbd_record_add(c->rec, name_len);
 	if (pt) {
 		pt->kind = SBD_POINT_MARK;
@@ -1589,11 +1766,13 @@ static ssize_t visit_store(struct device *d, struct device_attribute *attr,
 		return -EINVAL;
 
 	mutex_lock(&c->mutex);
+	sbd_lock_openers(dev);
 	if (c->rec && c->rec->state != SBD_REC_ON && !c->off &&
 	    point <= c->rec->npoints && !sbd_disk_claimed(dev->disk)) {
 		sbd_record_goto(dev, point, to_end ? NULL : &pol);
 		err = 0;
 	}
+	sbd_unlock_openers(dev);
 	mutex_unlock(&c->mutex);
 	return err ?: len;
 }

@@ -17,6 +17,7 @@ CUTAT=$SBD_SYS/cut_at
 PWR=$SBD_SYS/power
 POL=$SBD_SYS/powercut_policy
 POINTS=/sys/kernel/debug/sbd/sbd0/points
+EXPORT=/sys/kernel/debug/sbd/sbd0/log-writes
 POLICIES="none all random:7:50 torn:5"
 
 rstat() { awk -v k="$1" '$1 == k { print $2 }' "$SBD_SYS"/record_stats; }
@@ -33,14 +34,52 @@ refuse() {
 	esac
 }
 
-# model_run NAME BS NOPS SEED: a 1 MiB disk of BS-byte blocks, recorded
-# while sbd-model plays NOPS operations, then every state checked.
+# export_check NAME SIZE: on a stopped recording of a SIZE-byte disk,
+# every prefix of the export that ends at a FLUSH, FUA write or mark
+# replays to the visit (POINT, none) that log-writes-points names for
+# it, and the whole log to the visit (LAST, all).  Leaves it at the end.
+export_check() {
+	check "$1/export-at-0" sh -c "echo '0 none' > $VISIT" || return
+	check "$1/export" cp "$EXPORT" "$TMP/x.log" || return
+	check "$1/export-points" cp "$EXPORT-points" "$TMP/x.map" || return
+	dd if=/dev/sbd0 of="$TMP/x0.img" bs=64k iflag=direct status=none
+	_bad="" _n=0
+	while read -r _e _p _kind _rest; do
+		case "$_kind $_rest" in
+		*again*) continue ;;
+		flush* | mark* | *fua*) ;;
+		*) continue ;;
+		esac
+		_n=$((_n + 1))
+		sbd-logreplay limit "$TMP/x.log" "$2" $((_e + 1)) "$TMP/r.img" "$TMP/x0.img" &&
+			echo "$_p none" > "$VISIT" &&
+			dd if=/dev/sbd0 of="$TMP/v.img" bs=64k iflag=direct status=none ||
+			{ _bad="$_bad entry $_e (point $_p): a step failed;"; continue; }
+		cmp -s "$TMP/r.img" "$TMP/v.img" ||
+			_bad="$_bad entry $_e ($_p $_kind $_rest): the replay is not ($_p none);"
+	done < "$TMP/x.map"
+	_last=$(rstat points)
+	sbd-logreplay limit "$TMP/x.log" "$2" 0 "$TMP/r.img" "$TMP/x0.img" &&
+		echo "$_last all" > "$VISIT" &&
+		dd if=/dev/sbd0 of="$TMP/v.img" bs=64k iflag=direct status=none &&
+		cmp -s "$TMP/r.img" "$TMP/v.img" ||
+		_bad="$_bad the whole log is not ($_last all);"
+	expect "$1/export-prefixes-replay-to-visits" "" "$_bad"
+	echo "@@ | export: $(grep -c . "$TMP/x.map") entries ($(grep -c again "$TMP/x.map") again), $_n prefixes replayed"
+	echo end > "$VISIT"
+}
+
+# model_run NAME BS NOPS SEED [BLOCKS]: a 1 MiB disk of BS-byte blocks,
+# recorded while sbd-model plays NOPS operations (on its first BLOCKS
+# blocks only, if given: overlapping writes), then every state checked,
+# and the export.
 model_run() {
 	_n=$1
 	check "$_n/load" load_sbd nsectors=$((1048576 / $2)) hardsect_size="$2" cache_mb=4 ||
 		return
 	check "$_n/start" sh -c "echo 'start 16' > $REC" || { unload_sbd; return; }
-	check_output "$_n/play" '^ok played' sbd-model play /dev/sbd0 "$4" "$3" "$TMP/trace"
+	check_output "$_n/play" '^ok played' env SBD_MODEL_BLOCKS="${5:-0}" \
+		sbd-model play /dev/sbd0 "$4" "$3" "$TMP/trace"
 	check "$_n/stop" sh -c "echo stop > $REC"
 	expect "$_n/state-stopped" stopped "$(cat "$REC")"
 	cp "$POINTS" "$TMP/listing"
@@ -56,6 +95,7 @@ model_run() {
 	printf '%s\n' "$_out" | grep '^ok states' | sed 's/^/@@ | /'
 	echo "@@ | $(grep -E '^(points|saved_bytes|memory_used|visits|moved_bytes|last_move_usec) ' \
 		"$SBD_SYS"/record_stats | tr '\n' ' ')"
+	export_check "$_n" 1048576
 	check "$_n/drop" sh -c "echo drop > $REC"
 	check "$_n/unload" unload_sbd
 }
@@ -63,6 +103,10 @@ model_run() {
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 model_run model@512 512 60 11
 model_run model@4096 4096 60 12
+# Writes on 24 blocks: FUA writes overlap older writes of their epoch.
+model_run overlap@512 512 80 14 24
+check overlap@512/export-logs-fua-writes-again grep -q again "$TMP/x.map"
+model_run overlap@4096 4096 80 15 24
 maxbs=$(sbd_max_block)
 [ "$maxbs" -le 4096 ] || model_run "model@$maxbs" "$maxbs" 40 13
 
@@ -148,6 +192,48 @@ expect full/last-recorded-write "$(sha256sum < "$TMP/B")" \
 check full/end sh -c "echo end > $VISIT"
 check full/drop sh -c "echo drop > $REC"
 
+# --- Every point costs its saved bytes and 24 bytes: a FLUSH, which
+# saves nothing, takes no page.  512-byte writes, each with its FLUSH,
+# into a 1 MiB recording: about 3,700 points (1 MiB / (512 + 2 * 24)).
+check account/start sh -c "echo 'start 1' > $REC"
+check account/pairs fio --name=pairs --filename=/dev/sbd0 --rw=write --bs=512 \
+	--size=2M --direct=1 --fsync=1 --ioengine=psync --output=/dev/null
+expect account/state full "$(cat "$REC")"
+n=$(rstat points)
+check account/every-pair-fits test "$n" -gt 3600
+expect account/memory-is-bytes-and-points "$(($(rstat saved_bytes) + 24 * n))" \
+	"$(rstat memory_used)"
+check account/drop sh -c "echo drop > $REC"
+
+# --- Dirty page cache of the raw disk is written back before a visit
+# moves the store (into the cache, where the visit undoes it), not onto
+# the state it made.  The disk stays open (fd 3): closing the last
+# opener would write it back anyway.
+check dirty/start sh -c "echo 'start 8' > $REC"
+wr "$TMP/A" 0 && sync /dev/sbd0 && wr "$TMP/B" 65536
+check dirty/stop sh -c "echo stop > $REC"
+check dirty/visit-2 sh -c "echo '2 none' > $VISIT"
+clean=$(dev_sum)
+check dirty/end sh -c "echo end > $VISIT"
+exec 3<> /dev/sbd0
+check dirty/buffered-write dd if="$TMP/Z" of=/dev/sbd0 bs=64k count=2 conv=notrunc status=none
+check dirty/visit-2-again sh -c "echo '2 none' > $VISIT"
+sync
+expect dirty/visit-is-the-state "$clean" "$(dev_sum)"
+exec 3>&-
+check dirty/drop sh -c "echo drop > $REC"
+# The same for a cut without a recording: the dirty data reaches the
+# cache, where policy "none" loses it.
+wr "$TMP/A" 0 && sync /dev/sbd0
+exec 3<> /dev/sbd0
+check dirty/buffered-before-cut dd if="$TMP/B" of=/dev/sbd0 bs=64k count=1 conv=notrunc status=none
+check dirty/policy sh -c "echo none > $POL"
+check dirty/cut sh -c "echo off > $PWR"
+check dirty/on sh -c "echo on > $PWR"
+sync
+expect dirty/cut-lost-it "$(sha256sum < "$TMP/A")" "$(at 0 | sha256sum)"
+exec 3>&-
+
 # --- The aimed live cut: the power goes off as point 3 completes; the
 # 4th write fails; at power on the disk is the state (3, none).
 unload_sbd
@@ -169,6 +255,27 @@ expect cut/never-written "$(sha256sum < "$TMP/Z")" "$(at 131072 | sha256sum)"
 check cut/end sh -c "echo end > $VISIT"
 expect cut/end-has-it "$(sha256sum < "$TMP/A")" "$(at 65536 | sha256sum)"
 check cut/drop sh -c "echo drop > $REC"
+
+# Power-on after an aimed cut changes the disk: refused, as a visit
+# is, while a filesystem still holds it (its umount failed, say).
+unload_sbd
+check cut-mounted/load load_sbd nsectors=16384 cache_mb=4
+# No lazy init: nothing writes in the background.
+check cut-mounted/mkfs mkfs.ext4 -q -F \
+	-E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/sbd0
+check cut-mounted/mount mount /dev/sbd0 "$MNT"
+check cut-mounted/start sh -c "echo 'start 8' > $REC"
+aim=$(($(rstat points) + 2))
+check cut-mounted/arm sh -c "echo $aim > $CUTAT"
+sh -c "echo data > $MNT/f && sync" 2>/dev/null
+expect cut-mounted/power-off off "$(cat "$PWR")"
+refuse cut-mounted/power-on-while-mounted "$PWR" on
+expect cut-mounted/still-off off "$(cat "$PWR")"
+expect cut-mounted/still-cut cut "$(cat "$REC")"
+check cut-mounted/umount umount "$MNT"
+check cut-mounted/power-on sh -c "echo on > $PWR"
+expect cut-mounted/visiting "$aim none" "$(cat "$VISIT")"
+check cut-mounted/drop sh -c "echo drop > $REC"
 
 # A cut by hand while recording ends the recording there and shows the
 # crash state of its last point under powercut_policy: a visit.
@@ -242,10 +349,13 @@ check leak/unloaded test ! -e /sys/module/sbd
 check leak/vmalloc-back-to-baseline test $(($(meminfo_kb VmallocUsed) - base)) -lt 1024
 
 # --- The export in dm-log-writes' format, against the kernel's own
-# dm-log-writes target stacked on the recording disk (its log on sbd1):
-# the same writes, FLUSHes, FUA writes and marks with the same data, in
-# the same order, and a replay of either to the Kth FLUSH gives what
-# sbd's visit of that point gives.
+# dm-log-writes target stacked on the recording disk (its log on sbd1),
+# on a run whose writes overlap: the same writes, FLUSHes, FUA writes
+# and marks with the same data, in the same order, but for the FUA
+# writes sbd logs again; a replay of sbd's to the Kth FLUSH gives what
+# sbd's visit of that point gives, and so does the target's, up to the
+# first FLUSH whose epoch has a FUA write that it logged ahead of an
+# older write to the same block (the wrong block then stays wrong).
 lw_check() {
 	check lw/load load_sbd sizes=1M,16M cache_mb=4 || return
 	if ! modprobe dm-log-writes 2>/dev/null; then
@@ -258,36 +368,47 @@ lw_check() {
 		--table "0 2048 log-writes /dev/sbd0 /dev/sbd1" || return
 	dmsetup mknodes lw
 	check_output lw/play '^ok played' env SBD_MODEL_DISK=sbd0 SBD_MODEL_DM=lw \
-		sbd-model play /dev/mapper/lw 21 60 "$TMP/trace"
+		SBD_MODEL_BLOCKS=24 sbd-model play /dev/mapper/lw 21 60 "$TMP/trace"
 	# Removing the target logs what was never flushed, and a last mark.
 	check lw/remove dmsetup remove --noudevsync lw
 	check lw/stop sh -c "echo stop > $REC"
 	check lw/visit-0 sh -c "echo '0 none' > $VISIT"
-	check lw/export cp /sys/kernel/debug/sbd/sbd0/log-writes "$TMP/sbd.log"
+	check lw/export cp "$EXPORT" "$TMP/sbd.log"
+	check lw/export-points cp "$EXPORT-points" "$TMP/sbd.map"
 	dd if=/dev/sbd1 of="$TMP/kernel.log" bs=1M iflag=direct status=none
 	sbd-logreplay dump "$TMP/kernel.log" | grep -v ' dm-log-writes-end$' |
 		cut -d' ' -f2- > "$TMP/kernel.dump"
-	sbd-logreplay dump "$TMP/sbd.log" | cut -d' ' -f2- > "$TMP/sbd.dump"
+	sbd-logreplay dump "$TMP/sbd.log" |
+		awk 'NR == FNR { if ($NF == "again") again[$1] = 1; next }
+		     !($1 in again)' "$TMP/sbd.map" - | cut -d' ' -f2- > "$TMP/sbd.dump"
 	check lw/kernel-log-has-entries test "$(grep -c . "$TMP/kernel.dump")" -gt 20
-	same lw/same-entries-same-data "$TMP/kernel.dump" "$TMP/sbd.dump"
+	same lw/same-entries-same-data-but-again "$TMP/kernel.dump" "$TMP/sbd.dump"
 	# Replay each to every FLUSH; sbd visits the point of that FLUSH.
-	_bad="" _k=0
-	awk '$2 == "flush" { print $1 }' "$POINTS" > "$TMP/flushes"
-	while read -r _p; do
+	# The FLUSHes whose epoch sbd logged a FUA write again in:
+	awk '$NF == "again" { again = 1 } $3 == "flush" { print $2, again + 0; again = 0 }' \
+		"$TMP/sbd.map" > "$TMP/flushes"
+	_bad="" _k=0 _hit=0 _wrong=0 _first=""
+	while read -r _p _again; do
 		_k=$((_k + 1))
 		sbd-logreplay replay "$TMP/kernel.log" 1048576 $_k "$TMP/k.img" &&
 			sbd-logreplay replay "$TMP/sbd.log" 1048576 $_k "$TMP/s.img" &&
 			echo "$_p none" > "$VISIT" &&
 			dd if=/dev/sbd0 of="$TMP/v.img" bs=64k iflag=direct status=none ||
 			{ _bad="$_bad flush $_k (point $_p): a step failed;"; continue; }
-		cmp -s "$TMP/k.img" "$TMP/s.img" ||
-			_bad="$_bad flush $_k: the two replays differ;"
-		cmp -s "$TMP/k.img" "$TMP/v.img" ||
-			_bad="$_bad flush $_k (point $_p): the visit differs from the replay;"
+		cmp -s "$TMP/s.img" "$TMP/v.img" ||
+			_bad="$_bad flush $_k (point $_p): sbd's replay differs from the visit;"
+		[ "$_again" = 1 ] && _hit=$((_hit + 1)) && _first=${_first:-$_k}
+		if ! cmp -s "$TMP/k.img" "$TMP/v.img"; then
+			_wrong=$((_wrong + 1))
+			[ -n "$_first" ] ||
+				_bad="$_bad flush $_k (point $_p): the target's replay differs, before any FUA write logged early;"
+		fi
 	done < "$TMP/flushes"
 	check lw/some-flushes test $_k -gt 3
 	expect lw/replays-and-visits-agree "" "$_bad"
-	echo "@@ | dm-log-writes: $(grep -c . "$TMP/kernel.dump") entries, $_k FLUSH points replayed"
+	echo "@@ | dm-log-writes: $(grep -c . "$TMP/kernel.dump") entries, $_k FLUSH points replayed;" \
+		"$_hit with a FUA write logged again by sbd, the first at FLUSH ${_first:-none};" \
+		"the target's replay differs from the visit at $_wrong"
 	echo end > "$VISIT"
 	unload_sbd
 }

@@ -14,6 +14,10 @@
  *	replay-log does (a discard zeroes, which is what sbd's does), and
  *	write the image to OUT.
  *
+ *   sbd-logreplay limit LOG SIZE N OUT [BASE]
+ *	The same, of the first N entries (N = 0: all of them), as
+ *	replay-log --limit N does.
+ *
  *   sbd-logreplay apply LOG K DEV
  *	The same replay written straight onto the block device DEV with
  *	O_DIRECT, discards as BLKDISCARD, as fstests' replay-log does:
@@ -60,7 +64,9 @@ static uint64_t fnv(const unsigned char *p, uint64_t n)
 int main(int argc, char **argv)
 {
 	int dump = argc == 3 && !strcmp(argv[1], "dump");
-	int replay = (argc == 6 || argc == 7) && !strcmp(argv[1], "replay");
+	int limit = (argc == 6 || argc == 7) && !strcmp(argv[1], "limit");
+	int replay = (argc == 6 || argc == 7) &&
+		     (limit || !strcmp(argv[1], "replay"));
 	int apply = argc == 5 && !strcmp(argv[1], "apply");
 	int dev = -1;
 	uint64_t size = 0, want = 0, flushes = 0, i, bytes;
@@ -72,6 +78,7 @@ int main(int argc, char **argv)
 	if (!dump && !replay && !apply) {
 		fprintf(stderr, "usage: sbd-logreplay dump LOG\n"
 				"       sbd-logreplay replay LOG SIZE K OUT [BASE]\n"
+				"       sbd-logreplay limit LOG SIZE N OUT [BASE]\n"
 				"       sbd-logreplay apply LOG K DEV\n");
 		return 2;
 	}
@@ -149,13 +156,21 @@ int main(int argc, char **argv)
 			memcpy(img + e.sector * super.sectorsize, data, bytes);
 		}
 		free(data);
-		if ((replay || apply) && (e.flags & LW_FLUSH) && ++flushes == want)
+		if (limit && i + 1 == want)
+			break;
+		if (!limit && (replay || apply) && (e.flags & LW_FLUSH) &&
+		    ++flushes == want)
 			break;
 	}
 	if (apply)
 		return fsync(dev) || close(dev);
 	if (replay) {
-		if (want && flushes != want) {
+		if (limit && want && i + 1 != want) {
+			fprintf(stderr, "the log has %" PRIu64 " entries, not %" PRIu64 "\n",
+				super.nr_entries, want);
+			return 1;
+		}
+		if (!limit && want && flushes != want) {
 			fprintf(stderr, "the log has %" PRIu64 " FLUSH entries, not %" PRIu64 "\n",
 				flushes, want);
 			return 1;

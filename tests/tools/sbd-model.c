@@ -7,7 +7,8 @@
  *	chosen by SEED: O_DIRECT writes, O_DSYNC (FUA) writes, fsyncs,
  *	marks, discards, zeroouts.  (With $SBD_MODEL_DISK=sbdN and
  *	$SBD_MODEL_DM=NAME, DEV is a dm-log-writes target NAME on sbdN:
- *	marks go to both.)  Each write's data is a function of
+ *	marks go to both.  With $SBD_MODEL_BLOCKS=N, only the first N
+ *	blocks are written, so that writes overlap often.)  Each write's data is a function of
  *	(SEED, operation), so nothing but TRACE, one line per operation,
  *	needs keeping.
  *   sbd-model check DEV TRACE LISTING POLICY...
@@ -155,7 +156,7 @@ static void dev_geometry(int fd, const char *dev)
 static int play(const char *dev, uint64_t seed, int nops, const char *trace)
 {
 	int fd = open(dev, O_RDWR | O_DIRECT), fd_sync = open(dev, O_RDWR | O_DIRECT | O_DSYNC);
-	uint64_t st = seed, blocks, r, pos, len, range[2];
+	uint64_t st = seed, blocks, r, pos, len, range[2], limit = 0;
 	FILE *out = fopen(trace, "w");
 	unsigned char *buf;
 	char name[40];
@@ -167,6 +168,11 @@ static int play(const char *dev, uint64_t seed, int nops, const char *trace)
 	}
 	dev_geometry(fd, dev);
 	blocks = dev_size / block;
+	/* $SBD_MODEL_BLOCKS=N (0: all): the first N blocks, so that writes overlap. */
+	if (getenv("SBD_MODEL_BLOCKS"))
+		limit = strtoull(getenv("SBD_MODEL_BLOCKS"), NULL, 10);
+	if (limit && limit < blocks)
+		blocks = limit;
 	buf = xalloc(16 * block);
 	for (i = 0; i < nops; i++) {
 		r = splitmix(&st) % 100;
