@@ -33,15 +33,8 @@ mkdir -p "$res"
 "$SBD_ROOT/scripts/install-deps.sh"
 for tier in $(kernel_tiers); do
 	out=$SBD_OUT/bench-explore/$tier
-	mkdir -p "$out"
-	"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" > "$out/fetch.log" 2>&1 ||
-		die "$tier: fetch failed"
-	"$SBD_ROOT/scripts/build-module.sh" "$tier" > "$out/build.log" 2>&1 ||
-		die "$tier: build failed"
-	"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-		vm-bench-explore.sh "${SIZES:-500,2000,8000}" "${STATES:-24}" "${MIB:-256}" \
-		"${REC_MIB:-1024}" \
-		> "$out/initramfs.log" 2>&1 || die "$tier: initramfs failed"
+	vm_image "$tier" "$out" vm-bench-explore.sh "${SIZES:-500,2000,8000}" \
+		"${STATES:-24}" "${MIB:-256}" "${REC_MIB:-1024}"
 	log "$tier: booting"
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
 		log "$tier: the VM did not finish"

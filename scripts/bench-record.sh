@@ -23,14 +23,7 @@ mkdir -p "$res"
 [ "$ICOUNT" = 0 ] || use_icount "$SBD_OUT/bench-record/icount" "$ICOUNT"
 for tier in $(kernel_tiers); do
 	out=$SBD_OUT/bench-record/$tier
-	mkdir -p "$out"
-	"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" > "$out/fetch.log" 2>&1 ||
-		die "$tier: fetch failed"
-	"$SBD_ROOT/scripts/build-module.sh" "$tier" > "$out/build.log" 2>&1 ||
-		die "$tier: build failed"
-	"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-		vm-bench-record.sh "${ROUNDS:-5}" > "$out/initramfs.log" 2>&1 ||
-		die "$tier: initramfs failed"
+	vm_image "$tier" "$out" vm-bench-record.sh "${ROUNDS:-5}"
 	log "$tier: booting"
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
 		log "$tier: the VM did not finish"

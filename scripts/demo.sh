@@ -7,16 +7,10 @@ need_root
 export KERNELS=${KERNEL:-6.12}
 tier=$(kernel_tiers)
 out=$SBD_OUT/demo
-mkdir -p "$out"
 "$SBD_ROOT/scripts/install-deps.sh"
-log "fetching kernel $tier (cached after the first run)"
-"$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1 ||
-	{ tail "$out/fetch.log"; die "fetching the kernel failed"; }
-log "building sbd.ko against $(cat "$(kernel_dir "$tier")/release")"
-"$SBD_ROOT/scripts/build-module.sh" "$tier" >"$out/build.log" 2>&1 ||
-	{ tail "$out/build.log"; die "build failed"; }
-"$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" vm-demo.sh \
-	"${NSECTORS:-32768}" "${HARDSECT_SIZE:-4096}" 2>/dev/null
+log "fetching kernel $tier (cached after the first run), building sbd.ko, packing the VM"
+vm_image "$tier" "$out" vm-demo.sh "${NSECTORS:-32768}" "${HARDSECT_SIZE:-4096}"
+log "sbd.ko built against $(cat "$(kernel_dir "$tier")/release")"
 log "booting the VM (software emulation, about two minutes)"
 "$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
 	die "the VM did not finish; console in $out/console.log"

@@ -153,6 +153,16 @@ else
 	bad tests-keep-the-kernel-log "$clears"
 fi
 
+# Every test area says in one line what it needs (blktests' requires()).
+unstated=$(cd "$SBD_ROOT/tests" && for f in [0-9][0-9]-*.sh; do
+	[ "$(grep -c '^# Requires: ' "$f")" = 1 ] || echo "$f"
+done)
+if [ -z "$unstated" ]; then
+	ok areas-state-requirements
+else
+	bad areas-state-requirements "no single '# Requires:' line in:" "$unstated"
+fi
+
 # sparse (C=2: every file, not only rebuilt ones) and W=1 in one build
 # per kernel.  Any diagnostic at all fails: warnings from sparse or W=1,
 # or C=2 switched off because the checker is missing.

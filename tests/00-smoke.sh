@@ -2,6 +2,7 @@
 # Smoke: the path every user takes.  Load with explicit sizes, raw I/O,
 # a filesystem, fio with verification, unload.
 
+# Requires: sbd.ko; mkfs.ext4, e2fsck, fio.
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 check load load_sbd nsectors=16384 hardsect_size=4096

@@ -6,14 +6,15 @@
 # Regression test for commit c06970f ("sbd: decimal parameters, a strict
 # readonly=, ..."): 010, 0x10 and readonly=maybe.
 
+# Requires: sbd.ko only.
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
-# refused NAME ERRNO PARAM=VALUE...: insmod with these parameters must
+# param_refused NAME ERRNO PARAM=VALUE...: insmod with these parameters must
 # fail with ERRNO (EINVAL or ENOMEM; insmod prints its strerror text),
 # dmesg must hold exactly one sbd line naming the first parameter and
 # its value and no backtrace, and nothing may be left; a valid load
 # must work right after.
-refused() {
+param_refused() {
 	_n=$1 _err=$2
 	shift 2
 	_pv=$1
@@ -43,7 +44,7 @@ refused() {
 }
 
 for v in 0 -1 abc 1 256 511 513 1536 3000 4096x ""; do
-	refused "hardsect_size=$v" EINVAL "hardsect_size=$v"
+	param_refused "hardsect_size=$v" EINVAL "hardsect_size=$v"
 done
 # Powers of two above the page size load only where the kernel takes
 # them (6.15 and later, see 13-large-blocks.sh); above its limit they are
@@ -51,7 +52,7 @@ done
 maxbs=$(sbd_max_block)
 for v in 8192 65536 131072; do
 	if [ $v -gt "$maxbs" ]; then
-		refused "hardsect_size=$v" EINVAL "hardsect_size=$v"
+		param_refused "hardsect_size=$v" EINVAL "hardsect_size=$v"
 	else
 		check "hardsect_size=$v/loads" \
 			load_sbd nsectors=16 hardsect_size=$v &&
@@ -61,32 +62,32 @@ done
 # 2^64 does not parse; 2^55 and 2^64-1 sectors overflow the byte count.
 for v in 0 -1 abc 12abc 18446744073709551616 36028797018963968 \
 	 18446744073709551615; do
-	refused "nsectors=$v" EINVAL "nsectors=$v"
+	param_refused "nsectors=$v" EINVAL "nsectors=$v"
 done
-refused "nsectors=9007199254740992@4096" EINVAL \
+param_refused "nsectors=9007199254740992@4096" EINVAL \
 	nsectors=9007199254740992 hardsect_size=4096
-refused "both-invalid" EINVAL hardsect_size=3000 nsectors=0
+param_refused "both-invalid" EINVAL hardsect_size=3000 nsectors=0
 # Numbers are decimal: hexadecimal is refused with sbd's own line.
-refused "nsectors=0x10" EINVAL nsectors=0x10
-refused "hardsect_size=0x200" EINVAL hardsect_size=0x200
-refused "ndevices=0x10" EINVAL ndevices=0x10
+param_refused "nsectors=0x10" EINVAL nsectors=0x10
+param_refused "hardsect_size=0x200" EINVAL hardsect_size=0x200
+param_refused "ndevices=0x10" EINVAL ndevices=0x10
 # Digits only: no sign, at most 20 digits.
-refused "nsectors=+2048" EINVAL nsectors=+2048
-refused "hardsect_size=+4096" EINVAL hardsect_size=+4096
-refused "ndevices=+2" EINVAL ndevices=+2
-refused "cache_mb=+4" EINVAL cache_mb=+4
-refused "nsectors=21-digits" EINVAL nsectors=000000000000000002048
+param_refused "nsectors=+2048" EINVAL nsectors=+2048
+param_refused "hardsect_size=+4096" EINVAL hardsect_size=+4096
+param_refused "ndevices=+2" EINVAL ndevices=+2
+param_refused "cache_mb=+4" EINVAL cache_mb=+4
+param_refused "nsectors=21-digits" EINVAL nsectors=000000000000000002048
 # readonly= takes 0, 1, N or Y and nothing else, with sbd's own line.
 for v in maybe yes off 2 ""; do
-	refused "readonly=$v" EINVAL "readonly=$v"
+	param_refused "readonly=$v" EINVAL "readonly=$v"
 done
 
 # More than the VM's RAM: one sector more than MemTotal, and far more.
 ram=$(($(meminfo_kb MemTotal) * 1024))
-refused "nsectors=ram+1" ENOMEM "nsectors=$((ram / 512 + 1))"
-refused "nsectors=ram+1@4096" ENOMEM \
+param_refused "nsectors=ram+1" ENOMEM "nsectors=$((ram / 512 + 1))"
+param_refused "nsectors=ram+1@4096" ENOMEM \
 	"nsectors=$((ram / 4096 + 1))" hardsect_size=4096
-refused "nsectors=4xram" ENOMEM "nsectors=$((ram / 128))"
+param_refused "nsectors=4xram" ENOMEM "nsectors=$((ram / 128))"
 
 # Defaults: 131072 sectors of 512 bytes.
 dmesg_mark

@@ -3,6 +3,7 @@
 # and the block sizes agrees with what was asked for.  The sector
 # counts are odd so that nothing is a round number by accident.
 
+# Requires: sbd.ko only.
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 ncpu=$(nproc)

@@ -7,6 +7,7 @@
 # whole device is read back (O_DIRECT, so from sbd, not the page
 # cache) and compared with it.
 
+# Requires: sbd.ko only.
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 # pread_bytes [-d] OFFSET LENGTH: how many bytes a pread() returns.

@@ -2,6 +2,7 @@
 # Filesystems: for each sector size, ext4 and xfs are made, filled with
 # random files, checked clean and read back after a remount.
 
+# Requires: ext4 and xfs (mkfs.ext4, e2fsck, mkfs.xfs, xfs_repair).
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 # fs_roundtrip SUFFIX: checksum the files under $MNT/d, unmount, fsck,

@@ -4,6 +4,7 @@
 # disk, a filesystem on one leaves the other alone, and re-reading the
 # table works while nothing is mounted (and is refused while mounted).
 
+# Requires: sfdisk, ext4 (mkfs.ext4, e2fsck).
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 # part_geometry_ok T N: sbd0pN matches what sfdisk -d says (sysfs in

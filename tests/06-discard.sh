@@ -4,6 +4,7 @@
 # on and off page boundaries and longer than one request (64 MiB);
 # fstrim on a mounted ext4 succeeds and really zeroes the freed space.
 
+# Requires: blkdiscard, fstrim, ext4.
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 for ss in 512 4096; do
@@ -26,12 +27,7 @@ for ss in 512 4096; do
 			# Fresh random data in and around the range first.
 			lo=$((o > 65536 ? o - 65536 : 0))
 			hi=$((o + l + 65536 < size ? o + l + 65536 : size))
-			random_file "$TMP/chunk" $((hi - lo))
-			put_image "$TMP/chunk" "$TMP/image" $lo
-			put "$TMP/chunk" /dev/sbd0 $lo
-			check "$t/$what" blkdiscard $z -o "$o" -l "$l" /dev/sbd0 || continue
-			zero_image "$TMP/image" "$o" "$l"
-			same_as_image "$t/$what-zeros-rest-unchanged"
+			discard_check "$t/$what" "$o" "$l" $lo $hi $z
 		done
 	done
 	# Secure erase is not offered: refused, nothing changes.

@@ -4,6 +4,7 @@
 # overlapping regions, and with more I/O in flight than sbd has tags;
 # then the same while the queue's scheduler and limits change under it.
 
+# Requires: fio.
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 COMMON="--filename=/dev/sbd0 --ioengine=libaio --direct=1 --group_reporting"

@@ -3,6 +3,7 @@
 # works after; 100 load/unload cycles leak no vmalloc memory; unloading
 # right after heavy I/O works; a new load starts from zeros.
 
+# Requires: fio, ext4.
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 zeros() {

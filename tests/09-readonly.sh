@@ -1,9 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
-# Read-only: blockdev --setro makes every kind of write fail and leaves
+# Read-only: disks loaded with readonly=1 refuse every write and stay
+# read-only; blockdev --setro makes every kind of write fail and leaves
 # the data alone, reads still work; --setrw makes it writable again.
 
+# Requires: sfdisk, blkdiscard, ext4.
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
+# --- readonly=1: read-only from load time
+random_file "$TMP/pattern" 65536
+check load-ro load_sbd readonly=1 ndevices=2 nsectors=8192
+expect ro-flag 1 "$(cat /sys/block/sbd0/ro)"
+expect ro-flag-sbd1 1 "$(cat /sys/block/sbd1/ro)"
+check_fails_with ro-dd-write 'Operation not permitted|Permission denied' dd if="$TMP/pattern" of=/dev/sbd0 bs=4k oflag=direct
+check_fails_with ro-buffered-write 'Operation not permitted|Permission denied' dd if="$TMP/pattern" of=/dev/sbd1 bs=4k conv=fsync
+check_fails_with ro-discard 'Operation not permitted|Permission denied' blkdiscard /dev/sbd0
+check ro-read-zeros cmp -n 65536 /dev/sbd0 /dev/zero
+check_fails_with ro-mkfs 'Operation not permitted|Permission denied' mkfs.ext4 -q -F /dev/sbd0
+# A read-only disk stays read-only: --setrw changes only the bdev flag.
+blockdev --setrw /dev/sbd0 2>/dev/null
+check_fails_with ro-still-after-setrw 'Operation not permitted|Permission denied' dd if="$TMP/pattern" of=/dev/sbd0 bs=4k oflag=direct
+check ro-unload unload_sbd
+
+# --- blockdev --setro and --setrw
 check load load_sbd nsectors=$((8 << 11)) || return
 random_file "$TMP/data" $((8 << 20))
 check write put "$TMP/data" /dev/sbd0 0

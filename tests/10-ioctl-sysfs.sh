@@ -2,6 +2,7 @@
 # ioctls and sysfs: the size and block-size ioctls (through blockdev),
 # BLKFLSBUF writing dirty pages out, and the queue attributes sbd sets.
 
+# Requires: blkdiscard.
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 ncpu=$(nproc)

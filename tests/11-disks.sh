@@ -3,6 +3,7 @@
 # independence, a filesystem on each, I/O statistics, bad parameters and
 # the unwinding of a load that fails part-way.
 
+# Requires: ext4 (mkfs.ext4, e2fsck).
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 # no_sbd_left NAME: a failed load left nothing registered.
@@ -14,10 +15,10 @@ no_sbd_left() {
 	expect "$1" "" "$_left"
 }
 
-# refused NAME ERRNO-TEXT MSG-PATTERN PARAMS...: insmod fails with that
+# load_refused NAME ERRNO-TEXT MSG-PATTERN PARAMS...: insmod fails with that
 # errno, dmesg has sbd's line, and nothing is left behind.  kmod's insmod
 # words EINVAL as "Invalid parameters", ENOMEM as "Cannot allocate memory".
-refused() {
+load_refused() {
 	_n=$1 _errno=$2 _msg=$3
 	shift 3
 	dmesg_mark
@@ -92,22 +93,22 @@ expect mixed-sbd2 4096 "$(cat /sys/block/sbd2/size)"
 check unload-mixed unload_sbd
 
 # --- bad values
-refused ndevices-zero "Invalid parameters" "ndevices=0 is invalid" ndevices=0
-refused ndevices-65 "Invalid parameters" "ndevices=65 is invalid" ndevices=65
-refused ndevices-abc "Invalid parameters" "ndevices=abc is invalid" ndevices=abc
-refused sizes-unaligned "Invalid parameters" "sizes: entry 1 (1000) is invalid" sizes=1M,1000
-refused sizes-zero "Invalid parameters" "sizes: entry 0 (0) is invalid" sizes=0
-refused sizes-garbage "Invalid parameters" "sizes: entry 0 (12Q) is invalid" sizes=12Q
-refused sizes-overflow "Invalid parameters" "is invalid" sizes=99999999999999999999
-refused sizes-shift-overflow "Invalid parameters" "is invalid" sizes=17179869184G
-refused sizes-not-sector-multiple "Invalid parameters" "is invalid" hardsect_size=4096 sizes=6K
+load_refused ndevices-zero "Invalid parameters" "ndevices=0 is invalid" ndevices=0
+load_refused ndevices-65 "Invalid parameters" "ndevices=65 is invalid" ndevices=65
+load_refused ndevices-abc "Invalid parameters" "ndevices=abc is invalid" ndevices=abc
+load_refused sizes-unaligned "Invalid parameters" "sizes: entry 1 (1000) is invalid" sizes=1M,1000
+load_refused sizes-zero "Invalid parameters" "sizes: entry 0 (0) is invalid" sizes=0
+load_refused sizes-garbage "Invalid parameters" "sizes: entry 0 (12Q) is invalid" sizes=12Q
+load_refused sizes-overflow "Invalid parameters" "is invalid" sizes=99999999999999999999
+load_refused sizes-shift-overflow "Invalid parameters" "is invalid" sizes=17179869184G
+load_refused sizes-not-sector-multiple "Invalid parameters" "is invalid" hardsect_size=4096 sizes=6K
 # Two disks of 3/4 of the VM's RAM each: each fits, both do not.
 ram=$(($(meminfo_kb MemTotal) * 1024))
 big=$((ram / 4 * 3 / 4096 * 4096))
-refused sizes-too-much "Cannot allocate memory" "disks are too large" sizes=$big,$big
-refused sizes-hex "Invalid parameters" "sizes: entry 0 (0x100000) is invalid" sizes=0x100000
+load_refused sizes-too-much "Cannot allocate memory" "disks are too large" sizes=$big,$big
+load_refused sizes-hex "Invalid parameters" "sizes: entry 0 (0x100000) is invalid" sizes=0x100000
 # 1T is parsed (2^40 bytes), and is more than the VM has.
-refused sizes-T "Cannot allocate memory" "disks are too large" sizes=1T
+load_refused sizes-T "Cannot allocate memory" "disks are too large" sizes=1T
 
 # --- sizes= with more entries than ndevices: every entry is a disk
 check load-more-sizes load_sbd ndevices=2 sizes=1M,2M,3M
@@ -137,7 +138,7 @@ expect 64-own-data "disk 00 disk 31 disk 63" \
 	"$(for i in 0 31 63; do head -c 7 /dev/sbd$i; echo; done | tr '\n' ' ' | sed 's/ $//')"
 check unload-64 unload_sbd
 no_sbd_left unload-64-nothing-left
-refused ndevices-hex "Invalid parameters" "ndevices=0x10 is invalid" ndevices=0x10
+load_refused ndevices-hex "Invalid parameters" "ndevices=0x10 is invalid" ndevices=0x10
 
 # A load that fails at disk k after disks 0..k-1 were allocated is
 # exercised by the debug tier's fault injection (stock kernels have none;

@@ -11,6 +11,7 @@
 # Regression test for commit c0df9ca ("sbd: bounds-check only requests
 # that have a position"): a FLUSH (sector -1) used to fail with EIO.
 
+# Requires: fio.
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 flushes() { awk '{ print $16 }' /sys/block/sbd0/stat; }

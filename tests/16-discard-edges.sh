@@ -6,6 +6,7 @@
 # cache's old data; one discard of a whole 1 GiB disk of 4096-byte
 # sectors; discards running beside verifying writes elsewhere.
 
+# Requires: fio, blkdiscard, sbd-range (tests/tools).
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 size=$((8 << 20))

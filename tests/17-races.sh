@@ -3,6 +3,7 @@
 # write_cache, scheduler) while fio verifies; torn reads; open, sysfs
 # reads and I/O racing rmmod; two insmod at once.
 
+# Requires: fio, sbd-torn (tests/tools).
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
 # --- sysfs changes under a verifying fio (first 32 MiB); bad blocks

@@ -8,6 +8,7 @@
 # batch still fails with EIO (a failed request is never completed as
 # part of the successful batch).
 
+# Requires: fio; the function tracer for one check (skipped without).
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 BATCH="--filename=/dev/sbd0 --direct=1 --iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=16"

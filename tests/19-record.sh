@@ -7,6 +7,7 @@
 # point.  Then the sysfs files' contract: bad input, limits, the aimed
 # live cut, determinism, a full recording, unload while visiting.
 
+# Requires: cache_mb, debugfs; fio, ext4, xfs, sbd-model, sbd-logreplay (tests/tools); dm-log-writes and dmsetup for the comparison (skipped without).
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
 SBD_SYS=/sys/block/sbd0/sbd
@@ -19,20 +20,6 @@ POL=$SBD_SYS/powercut_policy
 POINTS=/sys/kernel/debug/sbd/sbd0/points
 EXPORT=/sys/kernel/debug/sbd/sbd0/log-writes
 POLICIES="none all random:7:50 torn:5"
-
-rstat() { awk -v k="$1" '$1 == k { print $2 }' "$SBD_SYS"/record_stats; }
-dev_sum() { dd if=/dev/sbd0 bs=64k iflag=direct status=none | sha256sum | cut -c1-64; }
-# refuse NAME FILE TEXT: writing TEXT to FILE fails with EINVAL.
-refuse() {
-	if _out=$(printf '%s\n' "$3" | dd of="$2" 2>&1); then
-		fail "$1" "'$3' > $(basename "$2") was accepted"
-		return 1
-	fi
-	case $_out in
-	*"Invalid argument"*) pass "$1" ;;
-	*) fail "$1" "'$3' > $(basename "$2"): expected Invalid argument, got: $_out"; return 1 ;;
-	esac
-}
 
 # export_check NAME SIZE: on a stopped recording of a SIZE-byte disk,
 # every prefix of the export that ends at a FLUSH, FUA write or mark
@@ -58,7 +45,7 @@ export_check() {
 		cmp -s "$TMP/r.img" "$TMP/v.img" ||
 			_bad="$_bad entry $_e ($_p $_kind $_rest): the replay is not ($_p none);"
 	done < "$TMP/x.map"
-	_last=$(rstat points)
+	_last=$(stat_value "$SBD_SYS"/record_stats points)
 	sbd-logreplay limit "$TMP/x.log" "$2" 0 "$TMP/r.img" "$TMP/x0.img" &&
 		echo "$_last all" > "$VISIT" &&
 		dd if=/dev/sbd0 of="$TMP/v.img" bs=64k iflag=direct status=none &&
@@ -83,7 +70,7 @@ model_run() {
 	check "$_n/stop" sh -c "echo stop > $REC"
 	expect "$_n/state-stopped" stopped "$(cat "$REC")"
 	cp "$POINTS" "$TMP/listing"
-	expect "$_n/points-counted" "$(grep -c . "$TMP/listing")" "$(rstat points)"
+	expect "$_n/points-counted" "$(grep -c . "$TMP/listing")" "$(stat_value "$SBD_SYS"/record_stats points)"
 	# shellcheck disable=SC2086 # $POLICIES: a list of words, on purpose
 	_out=$(sbd-model check /dev/sbd0 "$TMP/trace" "$TMP/listing" $POLICIES 2>&1)
 	_rc=$?
@@ -124,32 +111,32 @@ check files/load load_sbd nsectors=16384 cache_mb=4 || return
 expect files/state-none none "$(cat "$REC")"
 expect files/visit-none none "$(cat "$VISIT")"
 expect files/stats-none "state none" "$(cat "$SBD_SYS"/record_stats)"
-refuse files/mark-before-start "$MARK" m1
-refuse files/visit-without-recording "$VISIT" "0 none"
-refuse files/cut-at-without-recording "$CUTAT" 5
+write_refused files/mark-before-start "$MARK" m1
+write_refused files/visit-without-recording "$VISIT" "0 none"
+write_refused files/cut-at-without-recording "$CUTAT" 5
 for bad in "" "start" "start 0" "start +4" "start x" "start 4 4" "begin" "stop" "drop" "Start 4"; do
-	refuse "files/record '$bad'" "$REC" "$bad"
+	write_refused "files/record '$bad'" "$REC" "$bad"
 done
 expect files/still-none none "$(cat "$REC")"
 check files/start sh -c "echo 'start 8' > $REC"
-refuse files/start-twice "$REC" "start 8"
+write_refused files/start-twice "$REC" "start 8"
 expect files/recording recording "$(cat "$REC")"
 for bad in "" "two words" "$(printf 'x%.0s' $(seq 33))" "tab	bed"; do
-	refuse "files/mark '$bad'" "$MARK" "$bad"
+	write_refused "files/mark '$bad'" "$MARK" "$bad"
 done
 check files/mark-32 sh -c "echo $(printf 'y%.0s' $(seq 32)) > $MARK"
-refuse files/visit-while-recording "$VISIT" "0 none"
-refuse files/cut-at-past "$CUTAT" 1
+write_refused files/visit-while-recording "$VISIT" "0 none"
+write_refused files/cut-at-past "$CUTAT" 1
 wr "$TMP/A" 0
 check files/mark sh -c "echo after-A > $MARK"
 expect files/listing "1 mark yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
 2 write 0 65536
 3 mark after-A" "$(cat $POINTS)"
 check files/stop sh -c "echo stop > $REC"
-refuse files/mark-after-stop "$MARK" m2
+write_refused files/mark-after-stop "$MARK" m2
 for bad in "" "4 none" "1" "1 some" "1 random 1" "1 random 1 101" "+1 none" "1 none x" \
 	   "end 1" "99999999999999999999999 none"; do
-	refuse "files/visit '$bad'" "$VISIT" "$bad"
+	write_refused "files/visit '$bad'" "$VISIT" "$bad"
 done
 check files/visit-1 sh -c "echo '1 none' > $VISIT"
 expect files/visit-reads "1 none" "$(cat "$VISIT")"
@@ -165,7 +152,7 @@ check_output files/visits-counted '^visits 2$' cat "$SBD_SYS"/record_stats
 # A mounted filesystem would not see the change: refused.
 check files/mkfs-at-end mkfs.ext4 -q -F -E nodiscard /dev/sbd0
 check files/mount mount /dev/sbd0 "$MNT"
-refuse files/visit-while-mounted "$VISIT" "0 none"
+write_refused files/visit-while-mounted "$VISIT" "0 none"
 umount "$MNT"
 check files/visit-after-umount sh -c "echo '0 none' > $VISIT"
 # The page cache is dropped: a reader that keeps the disk open sees it.
@@ -184,7 +171,7 @@ expect files/dropped none "$(cat "$REC")"
 check full/start sh -c "echo 'start 1' > $REC"
 for i in $(seq 0 19); do wr "$TMP/B" $((i * 65536)) 2>/dev/null; done
 expect full/state full "$(cat "$REC")"
-n=$(rstat points)
+n=$(stat_value "$SBD_SYS"/record_stats points)
 check full/some-points test "$n" -ge 10 -a "$n" -lt 20
 check full/visit-last sh -c "echo '$n all' > $VISIT"
 expect full/last-recorded-write "$(sha256sum < "$TMP/B")" \
@@ -199,10 +186,10 @@ check account/start sh -c "echo 'start 1' > $REC"
 check account/pairs fio --name=pairs --filename=/dev/sbd0 --rw=write --bs=512 \
 	--size=2M --direct=1 --fsync=1 --ioengine=psync --output=/dev/null
 expect account/state full "$(cat "$REC")"
-n=$(rstat points)
+n=$(stat_value "$SBD_SYS"/record_stats points)
 check account/every-pair-fits test "$n" -gt 3600
-expect account/memory-is-bytes-and-points "$(($(rstat saved_bytes) + 24 * n))" \
-	"$(rstat memory_used)"
+expect account/memory-is-bytes-and-points "$(($(stat_value "$SBD_SYS"/record_stats saved_bytes) + 24 * n))" \
+	"$(stat_value "$SBD_SYS"/record_stats memory_used)"
 check account/drop sh -c "echo drop > $REC"
 
 # --- Dirty page cache of the raw disk is written back before a visit
@@ -245,8 +232,8 @@ wr "$TMP/A" 0 && sync /dev/sbd0 && wr "$TMP/A" 65536
 check_fails_with cut/4th-write-fails "Input/output error" wr "$TMP/B" 131072
 expect cut/power-off off "$(cat "$PWR")"
 expect cut/state cut "$(cat "$REC")"
-expect cut/three-points 3 "$(rstat points)"
-refuse cut/visit-while-off "$VISIT" "1 none"
+expect cut/three-points 3 "$(stat_value "$SBD_SYS"/record_stats points)"
+write_refused cut/visit-while-off "$VISIT" "1 none"
 check cut/power-on sh -c "echo on > $PWR"
 expect cut/visiting "3 none" "$(cat "$VISIT")"
 expect cut/flushed-kept "$(sha256sum < "$TMP/A")" "$(at 0 | sha256sum)"
@@ -265,11 +252,11 @@ check cut-mounted/mkfs mkfs.ext4 -q -F \
 	-E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/sbd0
 check cut-mounted/mount mount /dev/sbd0 "$MNT"
 check cut-mounted/start sh -c "echo 'start 8' > $REC"
-aim=$(($(rstat points) + 2))
+aim=$(($(stat_value "$SBD_SYS"/record_stats points) + 2))
 check cut-mounted/arm sh -c "echo $aim > $CUTAT"
 sh -c "echo data > $MNT/f && sync" 2>/dev/null
 expect cut-mounted/power-off off "$(cat "$PWR")"
-refuse cut-mounted/power-on-while-mounted "$PWR" on
+write_refused cut-mounted/power-on-while-mounted "$PWR" on
 expect cut-mounted/still-off off "$(cat "$PWR")"
 expect cut-mounted/still-cut cut "$(cat "$REC")"
 check cut-mounted/umount umount "$MNT"
@@ -523,7 +510,7 @@ fio_ok race/recording-under-fio --name=rec --filename=/dev/sbd0 --rw=randwrite \
 wait $marker
 check race/still-recording test "$(cat "$REC")" = recording
 check race/stop sh -c "echo stop > $REC"
-n=$(rstat points)
+n=$(stat_value "$SBD_SYS"/record_stats points)
 fio --name=visits --filename=/dev/sbd0 --rw=randrw --bs=4k --size=16m \
 	--direct=1 --ioengine=libaio --iodepth=4 --numjobs=2 --offset_increment=16m \
 	--time_based --runtime=8 > /dev/null 2>&1 &

@@ -9,6 +9,7 @@
 # application example's variant without the directory's fsync fails
 # on ext4 and xfs where the correct one passes.
 
+# Requires: cache_mb, debugfs; ext4, xfs, btrfs, brd; sbd-explore, sbd-statehash (tests/tools).
 # QUICK=0
 
 EXPLORE=./tools/sbd-explore

@@ -199,12 +199,52 @@ same_as_image() {
 
 # put FILE DEV OFFSET [dd options...]: write FILE into DEV at byte
 # OFFSET with O_DIRECT (OFFSET and FILE's size: multiples of the
-# logical block size).
+# logical block size), in 64 KiB blocks, or in one block of FILE's size
+# if that is not a multiple of 64 KiB: GNU dd writes a short last block
+# without O_DIRECT and then fsyncs, which sends a FLUSH.
 put() {
-	_f=$1 _dev=$2 _off=$3
+	_f=$1 _dev=$2 _off=$3 _bs=65536
 	shift 3
-	dd if="$_f" of="$_dev" bs=64k seek="$_off" iflag=fullblock oflag=direct,seek_bytes \
+	[ $(($(stat -c %s "$_f") % 65536)) = 0 ] || _bs=$(stat -c %s "$_f")
+	dd if="$_f" of="$_dev" bs="$_bs" seek="$_off" iflag=fullblock oflag=direct,seek_bytes \
 		conv=notrunc status=none "$@"
+}
+
+# dev_sum [DEV]: sha256 of what DEV (default /dev/sbd0) holds, read with
+# O_DIRECT, past the page cache.
+dev_sum() {
+	dd if="${1:-/dev/sbd0}" bs=64k iflag=direct status=none | sha256sum | cut -c1-64
+}
+
+# stat_value FILE NAME: the value of the "NAME value" line of FILE
+# (cache_stats, record_stats).
+stat_value() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
+
+# write_refused NAME FILE TEXT: writing TEXT to the sysfs FILE fails
+# with EINVAL.  dd, not the shell's echo: it reports the write's errno.
+write_refused() {
+	if _out=$(printf '%s\n' "$3" | dd of="$2" 2>&1); then
+		fail "$1" "'$3' > $(basename "$2") was accepted"
+		return 1
+	fi
+	case $_out in
+	*"Invalid argument"*) pass "$1" ;;
+	*) fail "$1" "'$3' > $(basename "$2"): expected Invalid argument, got: $_out"; return 1 ;;
+	esac
+}
+
+# discard_check NAME OFF LEN LO HI [-z]: fresh random data on bytes
+# [LO, HI) of /dev/sbd0 and of $TMP/image, its mirror; then a discard
+# (with -z, a zeroout) of [OFF, OFF + LEN) must succeed, zero that range
+# and leave the rest of the disk as it was.
+discard_check() {
+	random_file "$TMP/chunk" $(($5 - $4))
+	put_image "$TMP/chunk" "$TMP/image" "$4"
+	put "$TMP/chunk" /dev/sbd0 "$4"
+	# shellcheck disable=SC2086 # ${6:-}: no word, or -z
+	check "$1" blkdiscard ${6:-} -o "$2" -l "$3" /dev/sbd0 || return
+	zero_image "$TMP/image" "$2" "$3"
+	same_as_image "$1-zeros-rest-unchanged"
 }
 
 # put_image FILE IMAGE OFFSET: the same write into a regular file that
