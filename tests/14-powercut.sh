@@ -62,8 +62,8 @@ expect cache/max-request 4096 "$(cat $Q/max_hw_sectors_kb)"
 
 # A at 0 flushed; then B over it and C at 1 MiB, not flushed.
 scenario() {
-	put "$TMP/A" /dev/sbd0 0 && flush &&
-		put "$TMP/B" /dev/sbd0 0 && put "$TMP/C" /dev/sbd0 $MIB
+	put_one "$TMP/A" /dev/sbd0 0 && flush &&
+		put_one "$TMP/B" /dev/sbd0 0 && put_one "$TMP/C" /dev/sbd0 $MIB
 }
 
 # policy none: every unflushed write is lost.
@@ -98,10 +98,10 @@ holds all/unflushed-kept $MIB "$TMP/C"
 # FUA: O_DIRECT|O_DSYNC sends the write with REQ_FUA to a disk that has
 # FUA (the kernel then flushes as well, for the fsync O_DSYNC implies).
 reload cache_mb=4
-put "$TMP/A" /dev/sbd0 0 && flush
-put "$TMP/X" /dev/sbd0 0
-check fua/dsync-write put "$TMP/B" /dev/sbd0 0 oflag=dsync
-put "$TMP/C" /dev/sbd0 $MIB
+put_one "$TMP/A" /dev/sbd0 0 && flush
+put_one "$TMP/X" /dev/sbd0 0
+check fua/dsync-write put_one "$TMP/B" /dev/sbd0 0 oflag=dsync
+put_one "$TMP/C" /dev/sbd0 $MIB
 check fua/counted test "$(stat_value "$SBD_SYS"/cache_stats fua_writes)" -ge 1
 expect fua/bytes-counted 65536 "$(stat_value "$SBD_SYS"/cache_stats fua_bytes)"
 check fua/cut power off
@@ -115,11 +115,11 @@ holds fua/later-unflushed-lost $MIB "$TMP/Z"
 reload cache_mb=1
 echo 4096 > $Q/max_sectors_kb
 random_file "$TMP/big" $((4 * MIB))
-put "$TMP/A" /dev/sbd0 0 && flush
-put "$TMP/X" /dev/sbd0 0
-check through/big-write put "$TMP/big" /dev/sbd0 0
+put_one "$TMP/A" /dev/sbd0 0 && flush
+put_one "$TMP/X" /dev/sbd0 0
+check through/big-write put_one "$TMP/big" /dev/sbd0 0
 expect through/only-the-small-write-unflushed 65536 "$(stat_value "$SBD_SYS"/cache_stats unflushed_bytes)"
-put "$TMP/C" /dev/sbd0 $((6 * MIB))
+put_one "$TMP/C" /dev/sbd0 $((6 * MIB))
 check through/cut power off
 check through/on power on
 holds through/written-through-kept 0 "$TMP/big"
@@ -132,12 +132,12 @@ holds through/unflushed-lost $((6 * MIB)) "$TMP/Z"
 # must give each write that is not destaged exactly what it overwrote.
 reload cache_mb=1
 random_file "$TMP/under" $((3 * MIB))
-put "$TMP/under" /dev/sbd0 0 && flush
+put_one "$TMP/under" /dev/sbd0 0 && flush
 # (That write, larger than the cache, was written through: destaged.)
 before=$(stat_value "$SBD_SYS"/cache_stats destaged_bytes)
 dlen() { [ $(($1 % 2)) = 0 ] && echo 61440 || echo 4096; }
 for i in $(seq 0 47); do random_file "$TMP/d$i" "$(dlen "$i")"; done
-for i in $(seq 0 47); do put "$TMP/d$i" /dev/sbd0 $((i * 65536)); done
+for i in $(seq 0 47); do put_one "$TMP/d$i" /dev/sbd0 $((i * 65536)); done
 destaged=$(($(stat_value "$SBD_SYS"/cache_stats destaged_bytes) - before))
 check destage/destaged-bytes test "$destaged" -ge $((MIB / 2))
 check destage/unflushed-within-cache test "$(stat_value "$SBD_SYS"/cache_stats unflushed_bytes)" -le $MIB
@@ -177,7 +177,7 @@ model=$(sha256sum < "$TMP/model" | cut -c1-64)
 # the disk's checksum.
 cut_with() {
 	reload cache_mb=4 && echo "$1" > "$POL" || return
-	for i in $(seq 0 23); do put "$TMP/w$i" /dev/sbd0 $((i * 8192)); done
+	for i in $(seq 0 23); do put_one "$TMP/w$i" /dev/sbd0 $((i * 8192)); done
 	power off && power on && dev_sum
 }
 zeros=$(head -c $((8 * MIB)) /dev/zero | sha256sum | cut -c1-64)
@@ -202,7 +202,7 @@ echo "torn 11" > "$POL"
 head -c $((256 * 1024)) /dev/zero > "$TMP/zero256"
 : > "$TMP/new"
 for i in $(seq 0 15); do cat "$TMP/w$i" >> "$TMP/new"; done
-for i in $(seq 0 15); do put "$TMP/w$i" /dev/sbd0 $((i * 16384)); done
+for i in $(seq 0 15); do put_one "$TMP/w$i" /dev/sbd0 $((i * 16384)); done
 power off && power on
 dd if=/dev/sbd0 of="$TMP/got" bs=64k count=4 iflag=direct status=none
 # Blocks that differ from the new data, and from zeros.
@@ -255,7 +255,7 @@ check bad/on power on
 # back buffered (now cached), cut with policy none, read it again.
 pagecache_round() {
 	exec 3< "$2"
-	put "$TMP/A" "$2" 0
+	put_one "$TMP/A" "$2" 0
 	dd if="$2" of="$TMP/got" bs=64k count=1 status=none
 	same "$1/cached-before-cut" "$TMP/A" "$TMP/got"
 	power off && power on
@@ -280,7 +280,7 @@ big=$(( $(meminfo_kb MemAvailable) * 7 / 10 / 1024 - 256 ))
 unload_sbd
 echo "@@ | big-disk: ${big} MiB"
 if check big-disk/load load_sbd nsectors=$((big * 2048)) cache_mb=4; then
-	check big-disk/write-last put "$TMP/A" /dev/sbd0 $(((big << 20) - 65536))
+	check big-disk/write-last put_one "$TMP/A" /dev/sbd0 $(((big << 20) - 65536))
 	check big-disk/cut power off
 	check big-disk/on power on
 	holds big-disk/last-write-lost $(((big << 20) - 65536)) "$TMP/Z"
@@ -291,7 +291,7 @@ fi
 reload cache_mb=4 && unload_sbd
 base=$(meminfo_kb VmallocUsed)
 for i in 1 2 3; do
-	load_sbd nsectors=16384 cache_mb=4 && put "$TMP/A" /dev/sbd0 0 &&
+	load_sbd nsectors=16384 cache_mb=4 && put_one "$TMP/A" /dev/sbd0 0 &&
 		power off && rmmod sbd || break
 done
 check leak/unload-while-off test ! -e /sys/module/sbd

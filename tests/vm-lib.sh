@@ -210,6 +210,15 @@ put() {
 		conv=notrunc status=none "$@"
 }
 
+# put_one FILE DEV OFFSET [dd options...]: the same in one write of
+# FILE's size: one request, as large as the file (up to max_sectors_kb).
+put_one() {
+	_f=$1 _dev=$2 _off=$3
+	shift 3
+	dd if="$_f" of="$_dev" bs="$(stat -c %s "$_f")" seek="$_off" \
+		oflag=direct,seek_bytes conv=notrunc status=none "$@"
+}
+
 # dev_sum [DEV]: sha256 of what DEV (default /dev/sbd0) holds, read with
 # O_DIRECT, past the page cache.
 dev_sum() {
