@@ -8,6 +8,7 @@
 # state by hash, on the kept recording and from the saved image; the
 # application example's variant without the directory's fsync fails
 # on ext4 and xfs where the correct one passes.
+# --points write explores discards (and write-zeroes) too.
 
 # QUICK=0
 
@@ -105,6 +106,21 @@ check_fails ext4/nothing-mounted grep -q " $MNT" /proc/mounts
 expect ext4/recording-kept-with-keep stopped "$(cat $SBD_SYS/record)"
 expect ext4/returned-to-the-end end "$(cat $SBD_SYS/visit)"
 echo drop > $SBD_SYS/record
+
+# --- --points write is every data point without FUA: writes, discards
+# (here from fstrim) and write-zeroes (those with FUA are --points fua).
+# The check notes each point it is run at.
+POINTS=/sys/kernel/debug/sbd/sbd0/points
+rm -f "$TMP/visited"
+explore discard 0 --keep --no-dedup --fs ext4 --workload 'fstrim .' --points write \
+	--random 0 --torn 0 --check "echo \"\$SBD_POINT\" >> $TMP/visited"
+check discard/recorded grep -q ' discard ' $POINTS
+awk '($2 == "write" || $2 == "discard" || $2 == "zeroes") && $NF != "fua" { print $1 }' $POINTS \
+	> "$TMP/data-points"
+sort -n -u "$TMP/visited" > "$TMP/visited.u" 2>/dev/null
+check discard/every-data-point-explored sh -c "test -s $TMP/data-points &&
+	cmp $TMP/data-points $TMP/visited.u"
+echo drop > $SBD_SYS/record 2>/dev/null
 
 # The metadata-heavy workload, fsck as the oracle, at FLUSH points and
 # at writes between them, on a disk of 4 KiB blocks: a torn write keeps
