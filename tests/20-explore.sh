@@ -9,6 +9,7 @@
 # application example's variant without the directory's fsync fails
 # on ext4 and xfs where the correct one passes.
 # --points write explores discards (and write-zeroes) too.
+# An --mnt where something is mounted already is refused and left alone.
 
 # QUICK=0
 
@@ -50,6 +51,9 @@ refused() {
 }
 
 mkdir -p "$OUT"
+# mounted DIR: something is mounted at DIR (/proc/mounts writes a blank
+# as \040; the VM has no mountpoint command).
+mounted() { grep -qF " $(printf '%s' "$1" | sed 's/ /\\040/g') " /proc/mounts; }
 check help sh -c "$EXPLORE --help | grep -q '^Usage: sbd-explore'"
 
 # --- Refusals, before any disk is touched: the disk keeps its data and
@@ -87,6 +91,22 @@ echo 'start 4' > $SBD_SYS/record
 refused has-recording 'already holds a recording' --fs ext4 --workload @files
 echo stop > $SBD_SYS/record
 echo drop > $SBD_SYS/record
+# An --mnt where something is mounted already: refused, and that mount
+# is left alone, its files intact (also with a blank in the path, which
+# /proc/mounts writes as \040).  Were it not refused, a short run.
+for mp in "$TMP/mp" "$TMP/a mp"; do
+	case $mp in *' '*) n=mnt-with-a-blank ;; *) n=mnt ;; esac
+	mkdir -p "$mp" && mount -t tmpfs -o size=1m tmpfs "$mp" && echo keep > "$mp/keep" || {
+		fail "$n/tmpfs" "cannot mount a tmpfs at $mp"
+		continue
+	}
+	refused "$n-is-a-mount-point" 'is a mount point already' --fs ext4 --workload @files --ops 1 \
+		--points mark --max-points 1 --random 0 --torn 0 --mnt "$mp" --save "$OUT/$n"
+	echo drop > $SBD_SYS/record 2>/dev/null
+	check "$n/tmpfs-still-mounted" mounted "$mp"
+	expect "$n/tmpfs-file-intact" keep "$(cat "$mp/keep" 2>&1)"
+	while mounted "$mp"; do umount "$mp" || break; done
+done
 expect refuse/disk-untouched "$before" "$(dev_sum)"
 expect refuse/no-recording-left none "$(cat $SBD_SYS/record)"
 unload_sbd
@@ -133,9 +153,14 @@ explore meta 0 --fs ext4 --workload @meta --ops 200 --seed 7 --points flush,writ
 	--max-points 8 --random 1 --torn 1
 
 # A recording that runs out of memory: the points before are explored.
+# Mounted at a directory with a blank in its name (given by the user:
+# it stays, unmounted).
+mkdir -p "$TMP/explore mnt"
 explore full 0 --fs ext4 --workload @files --ops 16 --record-mb 1 --points flush,mark \
-	--max-points 3 --random 0 --torn 0
+	--max-points 3 --random 0 --torn 0 --mnt "$TMP/explore mnt"
 check_output full/says-so 'ran out of memory' cat "$OUT.full"
+check_fails full/mnt-with-a-blank-unmounted mounted "$TMP/explore mnt"
+check full/mnt-with-a-blank-left test -d "$TMP/explore mnt"
 
 # --- Interrupted (TERM; a background job ignores INT) while exploring:
 # exit 130, nothing mounted, the power on, the recording dropped.
