@@ -10,6 +10,8 @@
 # on ext4 and xfs where the correct one passes.
 # --points write explores discards (and write-zeroes) too.
 # An --mnt where something is mounted already is refused and left alone.
+# A state whose hash cannot be taken is an error: failed, never passed
+# or skipped.
 
 # QUICK=0
 
@@ -91,6 +93,7 @@ echo 'start 4' > $SBD_SYS/record
 refused has-recording 'already holds a recording' --fs ext4 --workload @files
 echo stop > $SBD_SYS/record
 echo drop > $SBD_SYS/record
+refused fsck-missing 'not found' --fs ext4 --workload @files --fsck "$TMP/no-such-fsck"
 # An --mnt where something is mounted already: refused, and that mount
 # is left alone, its files intact (also with a blank in the path, which
 # /proc/mounts writes as \040).  Were it not refused, a short run.
@@ -140,6 +143,27 @@ awk '($2 == "write" || $2 == "discard" || $2 == "zeroes") && $NF != "fua" { prin
 sort -n -u "$TMP/visited" > "$TMP/visited.u" 2>/dev/null
 check discard/every-data-point-explored sh -c "test -s $TMP/data-points &&
 	cmp $TMP/data-points $TMP/visited.u"
+echo drop > $SBD_SYS/record 2>/dev/null
+
+# --- A state whose hash cannot be taken (here sbd-statehash fails) is
+# an error: a failure, never passed nor skipped as identical.
+mkdir -p "$TMP/shim"
+cat > "$TMP/shim/sbd-statehash" <<'EOF'
+#!/bin/sh
+echo "sbd-statehash: cannot read $1" >&2
+exit 2
+EOF
+chmod +x "$TMP/shim/sbd-statehash"
+path=$PATH
+PATH=$TMP/shim:$PATH
+explore hash-fails 1 --fs ext4 --workload @files --ops 2 --points mark --max-points 2 \
+	--random 1 --torn 0
+PATH=$path
+check_output hash-fails/says-why 'error: cannot hash the state' cat "$OUT.hash-fails"
+# shellcheck disable=SC2016 # awk's fields
+check hash-fails/none-passed-or-skipped awk '$1 == "total" && $2 == "total" {
+	ok = $3 > 0 && $4 == 0 && $5 == 0 && $6 == $3 } END { exit !ok }' "$OUT.hash-fails"
+check_fails hash-fails/not-all-passed grep -q 'states passed' "$OUT.hash-fails"
 echo drop > $SBD_SYS/record 2>/dev/null
 
 # The metadata-heavy workload, fsck as the oracle, at FLUSH points and
