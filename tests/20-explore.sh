@@ -12,6 +12,8 @@
 # An --mnt where something is mounted already is refused and left alone.
 # A state whose hash cannot be taken is an error: failed, never passed
 # or skipped.
+# Interrupted once a state failed, or with --keep, it keeps what it
+# found: the recording, the reproducers and their files.
 
 # QUICK=0
 
@@ -164,6 +166,52 @@ check_output hash-fails/says-why 'error: cannot hash the state' cat "$OUT.hash-f
 check hash-fails/none-passed-or-skipped awk '$1 == "total" && $2 == "total" {
 	ok = $3 > 0 && $4 == 0 && $5 == 0 && $6 == $3 } END { exit !ok }' "$OUT.hash-fails"
 check_fails hash-fails/not-all-passed grep -q 'states passed' "$OUT.hash-fails"
+echo drop > $SBD_SYS/record 2>/dev/null
+
+# --- Interrupted (SIGINT) with a failure known, or with --keep: what
+# was found is kept.  sbd-explore runs in the foreground (a background
+# job ignores SIGINT); its check sends the SIGINT itself, from the
+# second state it checks: the first fails (int-failed) or passes
+# (int-keep).  No timing is involved.
+cat > "$TMP/int-check" <<'EOF'
+# int-check BASE pass|fail
+if [ -e "$1.checked" ]; then
+	kill -INT "$(cat "$1.pid")"
+	exit 0
+fi
+: > "$1.checked"
+[ "$2" = pass ] || { echo "failed on purpose"; exit 1; }
+EOF
+# interrupted NAME pass|fail ARGS...: exit status in $rc, output in $OUT.NAME.
+interrupted() {
+	_n=$1 _pf=$2
+	shift 2
+	rm -f "$TMP/$_n.checked"
+	# shellcheck disable=SC2016 # $1 and $@: the inner shell's
+	sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$TMP/$_n.pid" "$EXPLORE" --save "$OUT/$_n" \
+		--check "sh $TMP/int-check $TMP/$_n $_pf" --fs ext4 --workload @files --ops 2 \
+		--points mark --max-points 3 --random 0 --torn 0 --no-dedup "$@" > "$OUT.$_n" 2>&1
+	rc=$?
+	grep -v '^progress' "$OUT.$_n" | sed 's/^/@@ | /'
+}
+interrupted int-failed fail
+expect int-failed/exit-1 1 "$rc"
+check_output int-failed/says-interrupted 'interrupted' cat "$OUT.int-failed"
+check_fails int-failed/nothing-mounted grep -q " /dev/sbd0 " /proc/mounts
+expect int-failed/recording-kept stopped "$(cat $SBD_SYS/record)"
+expect int-failed/returned-to-the-end end "$(cat $SBD_SYS/visit)"
+check_output int-failed/reproducer-printed '^  reproduce: .*--visit' cat "$OUT.int-failed"
+img=$(sed -n 's/^    image before recovery: //p' "$OUT.int-failed" | head -n 1)
+check int-failed/image-saved test -n "$img" -a -s "$img"
+check int-failed/recording-saved test -s "$OUT/int-failed/recording/log-writes.gz" \
+	-a -s "$OUT/int-failed/recording/point0.img.gz" -a -s "$OUT/int-failed/recording/points"
+check_output int-failed/reproducers-saved '^  reproduce: ' cat "$OUT/int-failed/reproduce"
+echo drop > $SBD_SYS/record 2>/dev/null
+interrupted int-keep pass --keep
+expect int-keep/exit-130 130 "$rc"
+check_fails int-keep/nothing-mounted grep -q " /dev/sbd0 " /proc/mounts
+expect int-keep/recording-kept stopped "$(cat $SBD_SYS/record)"
+expect int-keep/returned-to-the-end end "$(cat $SBD_SYS/visit)"
 echo drop > $SBD_SYS/record 2>/dev/null
 
 # The metadata-heavy workload, fsck as the oracle, at FLUSH points and
