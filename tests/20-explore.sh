@@ -226,10 +226,12 @@ explore meta 0 --fs ext4 --workload @meta --ops 200 --seed 7 --points flush,writ
 
 # A recording that runs out of memory: the points before are explored.
 # Mounted at a directory with a blank in its name (given by the user:
-# it stays, unmounted).
+# it stays, unmounted).  noinit_itable: ext4's thread that zeroes inode
+# tables after mount may write over 1 MiB at once at any time, before
+# the workload's first write too, and leave no point to explore.
 mkdir -p "$TMP/explore mnt"
-explore full 0 --fs ext4 --workload @files --ops 16 --record-mb 1 --points flush,mark \
-	--max-points 3 --random 0 --torn 0 --mnt "$TMP/explore mnt"
+explore full 0 --fs ext4 --mount-opts noinit_itable --workload @files --ops 16 --record-mb 1 \
+	--points flush,mark --max-points 3 --random 0 --torn 0 --mnt "$TMP/explore mnt"
 check_output full/says-so 'ran out of memory' cat "$OUT.full"
 check_fails full/mnt-with-a-blank-unmounted mounted "$TMP/explore mnt"
 check full/mnt-with-a-blank-left test -d "$TMP/explore mnt"
