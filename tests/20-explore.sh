@@ -8,6 +8,12 @@
 # state by hash, on the kept recording and from the saved image; the
 # application example's variant without the directory's fsync fails
 # on ext4 and xfs where the correct one passes.
+# --points write explores discards (and write-zeroes) too.
+# An --mnt where something is mounted already is refused and left alone.
+# A state whose hash cannot be taken is an error: failed, never passed
+# or skipped.
+# Interrupted once a state failed, or with --keep, it keeps what it
+# found: the recording, the reproducers and their files.
 
 # Requires: cache_mb, debugfs; ext4, xfs, btrfs, brd; sbd-explore, sbd-statehash (tests/tools).
 # QUICK=0
@@ -50,6 +56,9 @@ refused() {
 }
 
 mkdir -p "$OUT"
+# mounted DIR: something is mounted at DIR (/proc/mounts writes a blank
+# as \040; the VM has no mountpoint command).
+mounted() { grep -qF " $(printf '%s' "$1" | sed 's/ /\\040/g') " /proc/mounts; }
 check help sh -c "$EXPLORE --help | grep -q '^Usage: sbd-explore'"
 
 # --- Refusals, before any disk is touched: the disk keeps its data and
@@ -87,6 +96,23 @@ echo 'start 4' > $SBD_SYS/record
 refused has-recording 'already holds a recording' --fs ext4 --workload @files
 echo stop > $SBD_SYS/record
 echo drop > $SBD_SYS/record
+refused fsck-missing 'not found' --fs ext4 --workload @files --fsck "$TMP/no-such-fsck"
+# An --mnt where something is mounted already: refused, and that mount
+# is left alone, its files intact (also with a blank in the path, which
+# /proc/mounts writes as \040).  Were it not refused, a short run.
+for mp in "$TMP/mp" "$TMP/a mp"; do
+	case $mp in *' '*) n=mnt-with-a-blank ;; *) n=mnt ;; esac
+	mkdir -p "$mp" && mount -t tmpfs -o size=1m tmpfs "$mp" && echo keep > "$mp/keep" || {
+		fail "$n/tmpfs" "cannot mount a tmpfs at $mp"
+		continue
+	}
+	refused "$n-is-a-mount-point" 'is a mount point already' --fs ext4 --workload @files --ops 1 \
+		--points mark --max-points 1 --random 0 --torn 0 --mnt "$mp" --save "$OUT/$n"
+	echo drop > $SBD_SYS/record 2>/dev/null
+	check "$n/tmpfs-still-mounted" mounted "$mp"
+	expect "$n/tmpfs-file-intact" keep "$(cat "$mp/keep" 2>&1)"
+	while mounted "$mp"; do umount "$mp" || break; done
+done
 expect refuse/disk-untouched "$before" "$(dev_sum)"
 expect refuse/no-recording-left none "$(cat $SBD_SYS/record)"
 unload_sbd
@@ -107,6 +133,88 @@ expect ext4/recording-kept-with-keep stopped "$(cat $SBD_SYS/record)"
 expect ext4/returned-to-the-end end "$(cat $SBD_SYS/visit)"
 echo drop > $SBD_SYS/record
 
+# --- --points write is every data point without FUA: writes, discards
+# (here from fstrim) and write-zeroes (those with FUA are --points fua).
+# The check notes each point it is run at.
+POINTS=/sys/kernel/debug/sbd/sbd0/points
+rm -f "$TMP/visited"
+explore discard 0 --keep --no-dedup --fs ext4 --workload 'fstrim .' --points write \
+	--random 0 --torn 0 --check "echo \"\$SBD_POINT\" >> $TMP/visited"
+check discard/recorded grep -q ' discard ' $POINTS
+awk '($2 == "write" || $2 == "discard" || $2 == "zeroes") && $NF != "fua" { print $1 }' $POINTS \
+	> "$TMP/data-points"
+sort -n -u "$TMP/visited" > "$TMP/visited.u" 2>/dev/null
+check discard/every-data-point-explored sh -c "test -s $TMP/data-points &&
+	cmp $TMP/data-points $TMP/visited.u"
+echo drop > $SBD_SYS/record 2>/dev/null
+
+# --- A state whose hash cannot be taken (here sbd-statehash fails) is
+# an error: a failure, never passed nor skipped as identical.
+mkdir -p "$TMP/shim"
+cat > "$TMP/shim/sbd-statehash" <<'EOF'
+#!/bin/sh
+echo "sbd-statehash: cannot read $1" >&2
+exit 2
+EOF
+chmod +x "$TMP/shim/sbd-statehash"
+path=$PATH
+PATH=$TMP/shim:$PATH
+explore hash-fails 1 --fs ext4 --workload @files --ops 2 --points mark --max-points 2 \
+	--random 1 --torn 0
+PATH=$path
+check_output hash-fails/says-why 'error: cannot hash the state' cat "$OUT.hash-fails"
+# shellcheck disable=SC2016 # awk's fields
+check hash-fails/none-passed-or-skipped awk '$1 == "total" && $2 == "total" {
+	ok = $3 > 0 && $4 == 0 && $5 == 0 && $6 == $3 } END { exit !ok }' "$OUT.hash-fails"
+check_fails hash-fails/not-all-passed grep -q 'states passed' "$OUT.hash-fails"
+echo drop > $SBD_SYS/record 2>/dev/null
+
+# --- Interrupted (SIGINT) with a failure known, or with --keep: what
+# was found is kept.  sbd-explore runs in the foreground (a background
+# job ignores SIGINT); its check sends the SIGINT itself, from the
+# second state it checks: the first fails (int-failed) or passes
+# (int-keep).  No timing is involved.
+cat > "$TMP/int-check" <<'EOF'
+# int-check BASE pass|fail
+if [ -e "$1.checked" ]; then
+	kill -INT "$(cat "$1.pid")"
+	exit 0
+fi
+: > "$1.checked"
+[ "$2" = pass ] || { echo "failed on purpose"; exit 1; }
+EOF
+# interrupted NAME pass|fail ARGS...: exit status in $rc, output in $OUT.NAME.
+interrupted() {
+	_n=$1 _pf=$2
+	shift 2
+	rm -f "$TMP/$_n.checked"
+	# shellcheck disable=SC2016 # $1 and $@: the inner shell's
+	sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$TMP/$_n.pid" "$EXPLORE" --save "$OUT/$_n" \
+		--check "sh $TMP/int-check $TMP/$_n $_pf" --fs ext4 --workload @files --ops 2 \
+		--points mark --max-points 3 --random 0 --torn 0 --no-dedup "$@" > "$OUT.$_n" 2>&1
+	rc=$?
+	grep -v '^progress' "$OUT.$_n" | sed 's/^/@@ | /'
+}
+interrupted int-failed fail
+expect int-failed/exit-1 1 "$rc"
+check_output int-failed/says-interrupted 'interrupted' cat "$OUT.int-failed"
+check_fails int-failed/nothing-mounted grep -q " /dev/sbd0 " /proc/mounts
+expect int-failed/recording-kept stopped "$(cat $SBD_SYS/record)"
+expect int-failed/returned-to-the-end end "$(cat $SBD_SYS/visit)"
+check_output int-failed/reproducer-printed '^  reproduce: .*--visit' cat "$OUT.int-failed"
+img=$(sed -n 's/^    image before recovery: //p' "$OUT.int-failed" | head -n 1)
+check int-failed/image-saved test -n "$img" -a -s "$img"
+check int-failed/recording-saved test -s "$OUT/int-failed/recording/log-writes.gz" \
+	-a -s "$OUT/int-failed/recording/point0.img.gz" -a -s "$OUT/int-failed/recording/points"
+check_output int-failed/reproducers-saved '^  reproduce: ' cat "$OUT/int-failed/reproduce"
+echo drop > $SBD_SYS/record 2>/dev/null
+interrupted int-keep pass --keep
+expect int-keep/exit-130 130 "$rc"
+check_fails int-keep/nothing-mounted grep -q " /dev/sbd0 " /proc/mounts
+expect int-keep/recording-kept stopped "$(cat $SBD_SYS/record)"
+expect int-keep/returned-to-the-end end "$(cat $SBD_SYS/visit)"
+echo drop > $SBD_SYS/record 2>/dev/null
+
 # The metadata-heavy workload, fsck as the oracle, at FLUSH points and
 # at writes between them, on a disk of 4 KiB blocks: a torn write keeps
 # whole logical blocks, so on 512-byte ones it can tear a 4 KiB block of
@@ -118,9 +226,16 @@ explore meta 0 --fs ext4 --workload @meta --ops 200 --seed 7 --points flush,writ
 	--max-points 8 --random 1 --torn 1
 
 # A recording that runs out of memory: the points before are explored.
-explore full 0 --fs ext4 --workload @files --ops 16 --record-mb 1 --points flush,mark \
-	--max-points 3 --random 0 --torn 0
+# Mounted at a directory with a blank in its name (given by the user:
+# it stays, unmounted).  noinit_itable: ext4's thread that zeroes inode
+# tables after mount may write over 1 MiB at once at any time, before
+# the workload's first write too, and leave no point to explore.
+mkdir -p "$TMP/explore mnt"
+explore full 0 --fs ext4 --mount-opts noinit_itable --workload @files --ops 16 --record-mb 1 \
+	--points flush,mark --max-points 3 --random 0 --torn 0 --mnt "$TMP/explore mnt"
 check_output full/says-so 'ran out of memory' cat "$OUT.full"
+check_fails full/mnt-with-a-blank-unmounted mounted "$TMP/explore mnt"
+check full/mnt-with-a-blank-left test -d "$TMP/explore mnt"
 
 # --- Interrupted (TERM; a background job ignores INT) while exploring:
 # exit 130, nothing mounted, the power on, the recording dropped.
