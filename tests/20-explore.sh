@@ -231,11 +231,25 @@ explore meta 0 --fs ext4 --workload @meta --ops 200 --seed 7 --points flush,writ
 # tables after mount may write over 1 MiB at once at any time, before
 # the workload's first write too, and leave no point to explore.
 mkdir -p "$TMP/explore mnt"
-explore full 0 --fs ext4 --mount-opts noinit_itable --workload @files --ops 16 --record-mb 1 \
+# Every explored state passes, but not the whole run: exit 3, not 0.
+explore full 3 --fs ext4 --mount-opts noinit_itable --workload @files --ops 16 --record-mb 1 \
 	--points flush,mark --max-points 3 --random 0 --torn 0 --mnt "$TMP/explore mnt"
 check_output full/says-so 'ran out of memory' cat "$OUT.full"
+check_output full/not-the-whole-run 'passed, but not the whole run' cat "$OUT.full"
 check_fails full/mnt-with-a-blank-unmounted mounted "$TMP/explore mnt"
 check full/mnt-with-a-blank-left test -d "$TMP/explore mnt"
+# A workload whose writes fail once the recording and then the cache
+# are full (2 MiB of cache): the recorded points are explored all the
+# same, and the summary says where the recording ended and that the
+# workload failed.
+unload_sbd
+check full-fails/load load_sbd nsectors=16384 hardsect_size=4096 cache_mb=2 || return
+explore full-fails 3 --fs ext4 --mount-opts noinit_itable --record-mb 1 --check none \
+	--workload 'dd if=/dev/zero of=big bs=64k count=128 conv=fsync' \
+	--points write --max-points 3 --random 0 --torn 0
+check_output full-fails/says-the-workload-failed 'ran out of memory .*and it failed \(exit' \
+	cat "$OUT.full-fails"
+check_output full-fails/explored 'all [1-9][0-9]* states passed' cat "$OUT.full-fails"
 
 # --- Interrupted (TERM; a background job ignores INT) while exploring:
 # exit 130, nothing mounted, the power on, the recording dropped.
