@@ -245,7 +245,7 @@ check full/mnt-with-a-blank-left test -d "$TMP/explore mnt"
 unload_sbd
 check full-fails/load load_sbd nsectors=16384 hardsect_size=4096 cache_mb=2 || return
 explore full-fails 3 --fs ext4 --mount-opts noinit_itable --record-mb 1 --check none \
-	--workload 'dd if=/dev/zero of=big bs=64k count=128 conv=fsync' \
+	--workload 'dd if=/dev/zero of=big bs=4k count=2048 oflag=direct' \
 	--points write --max-points 3 --random 0 --torn 0
 check_output full-fails/says-the-workload-failed 'ran out of memory .*and it failed \(exit' \
 	cat "$OUT.full-fails"
