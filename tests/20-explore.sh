@@ -285,7 +285,13 @@ check nobarrier/reproducer-printed test -n "$repro" -a -n "$hash"
 _out=$(eval "$EXPLORE $repro" 2>&1)
 expect nobarrier/reproducer-fails-again "1" "$?"
 printf '%s\n' "$_out" | sed 's/^/@@ | /'
-check_output nobarrier/reproducer-same-failure 'FAIL \([0-9]+ none\).*missing' echo "$_out"
+# The same failure as the exploration printed for that state (the
+# first to fail may be the append file's, or a missing file).
+state=$(printf '%s\n' "$repro" | sed -n "s/.*--visit '\([^']*\)'.*/\1/p")
+want=$(grep -m1 -F "FAIL ($state)" "$OUT.nobarrier" | sed 's/.*): check failed: //')
+check nobarrier/reproducer-state-found test -n "$state" -a -n "$want"
+printf '%s\n' "$_out" > "$TMP/repro.out"
+check nobarrier/reproducer-same-failure grep -qF -- "check failed: $want" "$TMP/repro.out"
 # The saved image of the state before recovery hashes the same, and a
 # mount of it shows the failure.
 img=$(sed -n 's/^    image before recovery: //p' "$OUT.nobarrier" | head -n 1)
