@@ -29,7 +29,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "sbd-dev.h"
+#include "sbd.h"
 
 /* ------------------------------------------------------------------ */
 /* The volatile write cache                                            */

@@ -6,7 +6,8 @@
  * redone for today's block layer.  The shape is the same: a vmalloc'ed
  * store, a major number, a gendisk, and a function that copies each
  * request to or from the store under a spinlock.  What changed is the
- * plumbing around it; sbd.h holds the few places where kernels differ.
+ * plumbing around it; sbd-compat.h holds the few places where kernels
+ * differ.
  *
  * Beyond the article, sbd can create several disks of different sizes,
  * make them read-only, and fail I/O to sectors marked bad through sysfs,
@@ -37,7 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/debugfs.h>
 
-#include "sbd-dev.h"
+#include "sbd.h"
 
 #define SBD_NAME		"sbd"
 /* Minor numbers per disk: the disk itself and up to 15 partitions. */
@@ -259,7 +260,7 @@ MODULE_PARM_DESC(cache_mb,
 /* ------------------------------------------------------------------ */
 
 /*
- * Each disk is a struct sbd_device, in sbd-dev.h because sbd-cache.c
+ * Each disk is a struct sbd_device, in sbd.h because sbd-cache.c
  * uses it too: its size and logical block size, the vmalloc'ed store,
  * the spinlock that serializes copies to and from it, its bad sectors,
  * its tag set and gendisk, and its volatile write cache if it has one.
@@ -874,7 +875,7 @@ static int sbd_add_device(struct sbd_device *dev)
 
 	/*
 	 * A fresh store is all zeros, so there is no partition table to
-	 * find: skip add_disk()'s scan (why it matters: sbd.h).  A table
+	 * find: skip add_disk()'s scan (why it matters: sbd-compat.h).  A table
 	 * written later is read as usual (sfdisk, blockdev --rereadpt).
 	 */
 	err = sbd_add_disk_unscanned(disk, sbd_attr_groups);

@@ -98,10 +98,10 @@ CV
 out=$SBD_OUT/lint
 mkdir -p "$out"
 
-# checkpatch --strict on every source file; only sbd.h gets exceptions.
-# sbd.h is the compatibility layer, and three types are ignored there,
-# on purpose:
-#   LINUX_VERSION_CODE   comparing kernel versions is sbd.h's whole job:
+# checkpatch --strict on every source file; only sbd-compat.h gets
+# exceptions.  It is the compatibility layer, and three types are ignored
+# there, on purpose:
+#   LINUX_VERSION_CODE   comparing kernel versions is its whole job:
 #                        an out-of-tree module for three kernels cannot
 #                        be written "for the version it is merged into".
 #   CONSTANT_COMPARISON  "LINUX_VERSION_CODE < KERNEL_VERSION(x, y, z)"
@@ -116,7 +116,7 @@ if ! fetch_checkpatch >"$out/checkpatch-fetch.log" 2>&1; then
 	bad checkpatch "could not fetch checkpatch.pl:" "$(tail -n 5 "$out/checkpatch-fetch.log")"
 else
 	cp_out=$(cd "$SBD_ROOT" && for f in *.[ch]; do
-		if [ "$f" = sbd.h ]; then
+		if [ "$f" = sbd-compat.h ]; then
 			"$CP_DIR/checkpatch.pl" "${CP_FLAGS[@]}" --ignore "$CP_H_IGNORE" -f "$f"
 		else
 			"$CP_DIR/checkpatch.pl" "${CP_FLAGS[@]}" -f "$f"
