@@ -1,8 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What sbd.c, the driver, and sbd-cache.c, its volatile write cache and
- * recordings, share: the disk and its cache, and the few functions each
- * calls in the other.  Kernel differences stay in sbd-compat.h.
+ * sbd's disk, and the narrow interface between its files.  Kernel
+ * differences stay in sbd-compat.h.
+ *
+ * Each file calls only files listed below it, never one above, so that
+ * no two call into each other (scripts/callgraph.sh checks the built
+ * objects; sbd-export.c calls none):
+ *
+ *   sbd.c          the driver: parameters, the request path, sysfs,
+ *                  set-up, init/exit
+ *   sbd-cache.c    the volatile write cache (cache_mb=) and the power cut
+ *   sbd-record.c   recordings, and visits of their crash states
+ *   sbd-export.c   debugfs: the points listing, the log-writes export
+ *   sbd-input.c    reading numbers, words and policies from parameters
+ *                  and sysfs
+ *   sbd-copy.c     copying between a request's pages, the store and the
+ *                  bytes a write overwrote
+ *
+ * What the three feature files share of the cut and the recording is in
+ * sbd-record.h; sbd.c does not include it.
  */
 #ifndef SBD_H
 #define SBD_H
@@ -94,27 +110,44 @@ struct sbd_device {
 	struct completion released;	/* the gendisk's last reference is gone */
 };
 
-/* In sbd.c: the request path, and reading sysfs input. */
-void sbd_copy_seg(u8 *mem, struct bio_vec *bvec, u64 pos, bool write);
-blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq);
-struct sbd_device *to_sbd(struct device *d);
-const char *sbd_next_word(const char **p, size_t *len);
-bool sbd_word_is(const char *word, size_t len, const char *name);
-bool sbd_parse_token(const char **p, u64 *value);
-bool sbd_input_ends(const char *p);
+/* The disk behind one of its sysfs files. */
+static inline struct sbd_device *to_sbd(struct device *d)
+{
+	return dev_to_disk(d)->private_data;
+}
 
 /* In sbd-cache.c: a disk with a cache, set up and torn down by sbd.c. */
-extern const struct blk_mq_ops sbd_cache_mq_ops;
 blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
 			     u64 pos, u32 len);
 blk_status_t sbd_cache_flush(struct sbd_device *dev);
 int sbd_cache_init(struct sbd_device *dev, unsigned int index, size_t bytes);
 void sbd_cache_free(struct sbd_device *dev);
-void sbd_cache_add_debugfs(struct sbd_device *dev, struct dentry *root);
 u64 sbd_cache_memory(u64 bytes, unsigned int sect_size);
-/* Its sysfs files, in sbd.c's group (shown only on a disk with a cache). */
+
+/*
+ * The sysfs files of sbd-cache.c and sbd-record.c, in sbd.c's group
+ * (shown only on a disk with a cache).
+ */
 extern struct device_attribute dev_attr_power, dev_attr_powercut_policy,
 	dev_attr_cache_stats, dev_attr_record, dev_attr_mark, dev_attr_cut_at,
 	dev_attr_visit, dev_attr_record_stats;
+
+/* In sbd-export.c: a disk's debugfs directory, removed by sbd.c. */
+void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root);
+
+/* In sbd-input.c: reading parameters and sysfs input. */
+bool sbd_parse_decimal(const char *s, size_t len, u64 *value);
+const char *sbd_next_word(const char **p, size_t *len);
+bool sbd_word_is(const char *word, size_t len, const char *name);
+bool sbd_parse_token(const char **p, u64 *value);
+bool sbd_input_ends(const char *p);
+bool sbd_parse_policy(const char **p, struct sbd_policy *pol);
+ssize_t sbd_policy_emit(char *buf, int at, const struct sbd_policy *pol);
+
+/* In sbd-copy.c: the request path's copy, and the cache's. */
+void sbd_copy_seg(u8 *mem, struct bio_vec *bvec, u64 pos, bool write);
+void sbd_apply_write(struct sbd_device *dev, struct request *rq,
+		     u64 pos, u32 len);
+void sbd_copy_bytes(u8 *to, u8 *from, u32 len);
 
 #endif /* SBD_H */
