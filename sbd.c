@@ -6,7 +6,8 @@
  * redone for today's block layer.  The shape is the same: a vmalloc'ed
  * store, a major number, a gendisk, and a function that copies each
  * request to or from the store under a spinlock.  What changed is the
- * plumbing around it; sbd.h holds the few places where kernels differ.
+ * plumbing around it; sbd-compat.h holds the few places where kernels
+ * differ.
  *
  * Beyond the article, sbd can create several disks of different sizes,
  * make them read-only, and fail I/O to sectors marked bad through sysfs,
@@ -14,7 +15,8 @@
  * volatile write cache (cache_mb=), a test can cut a disk's power and
  * see which writes a real drive could have lost, or record a run and
  * visit every crash state it could have left: that lives in
- * sbd-cache.c, and a disk without a cache never enters it.
+ * sbd-cache.c, sbd-record.c and sbd-export.c, and a disk without a cache
+ * never enters them.  sbd.h says how the files fit together.
  *
  * Read it top to bottom: parameters, the device, the request path,
  * sysfs, device set-up, module init and exit.
@@ -37,7 +39,7 @@
 #include <linux/mutex.h>
 #include <linux/debugfs.h>
 
-#include "sbd-dev.h"
+#include "sbd.h"
 
 #define SBD_NAME		"sbd"
 /* Minor numbers per disk: the disk itself and up to 15 partitions. */
@@ -81,7 +83,8 @@ static_assert(SBD_DEFAULT_BYTES % SBD_MAX_BLOCK_SIZE == 0);
  * that every bad value, a non-number included, is refused with one line
  * naming the parameter, the value and what is allowed.  (The stock
  * integer parsers fail before init with a generic message, and -ERANGE
- * instead of -EINVAL for an overflow.)
+ * instead of -EINVAL for an overflow.)  Numbers are read by
+ * sbd_parse_decimal() in sbd-input.c, which sysfs input shares.
  */
 struct sbd_param {
 	u64 value;
@@ -89,29 +92,6 @@ struct sbd_param {
 	bool given;		/* on the command line, not the default */
 	char text[24];		/* as the user typed it, for messages */
 };
-
-/*
- * The one number parser, for module parameters and sysfs files alike:
- * the @len characters at @s must be decimal digits, nothing else, and
- * fit in a u64.  kstrtou64() alone would also take a leading "+" and a
- * trailing newline, and base 0 would read "010" as 8 and take "0x10".
- * More than 20 digits is refused, leading zeros or not, so that a
- * caller that splits its input into tokens never cuts one in two.
- */
-static bool sbd_parse_decimal(const char *s, size_t len, u64 *value)
-{
-	char digits[21];	/* U64_MAX has 20 */
-	size_t i;
-
-	if (!len || len >= sizeof(digits))
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isdigit(s[i]))
-			return false;
-	memcpy(digits, s, len);
-	digits[len] = '\0';
-	return !kstrtou64(digits, 10, value);
-}
 
 static void sbd_param_keep_text(struct sbd_param *p, const char *val)
 {
@@ -259,8 +239,8 @@ MODULE_PARM_DESC(cache_mb,
 /* ------------------------------------------------------------------ */
 
 /*
- * Each disk is a struct sbd_device, in sbd-dev.h because sbd-cache.c
- * uses it too: its size and logical block size, the vmalloc'ed store,
+ * Each disk is a struct sbd_device, in sbd.h because the feature files
+ * use it too: its size and logical block size, the vmalloc'ed store,
  * the spinlock that serializes copies to and from it, its bad sectors,
  * its tag set and gendisk, and its volatile write cache if it has one.
  */
@@ -279,31 +259,9 @@ static unsigned int sbd_ndevices;
  * memcpy_*_bvec() helpers (kmap_local inside) expect.  The lock is held
  * per segment: long enough that no reader sees a half-written segment,
  * short enough that a 4 MiB request does not stall the other queues.
- *
- * A segment that is a whole page on both sides (page cache and O_DIRECT
- * I/O of 4 KiB and up, at 4 KiB offsets) is copied with copy_page(), the
- * architecture's page copy, which no kernel's memcpy() beats for a whole
- * page (bench/experiments/README.md has the figures); anything else with
- * memcpy().
+ * sbd_copy_seg() (sbd-copy.c, which the write cache uses too) copies
+ * each: a whole page with copy_page(), anything else with memcpy().
  */
-void sbd_copy_seg(u8 *mem, struct bio_vec *bvec, u64 pos, bool write)
-{
-	if (bvec->bv_len == PAGE_SIZE && !bvec->bv_offset &&
-	    PAGE_ALIGNED(pos)) {
-		void *page = kmap_local_page(bvec->bv_page);
-
-		if (write)
-			copy_page(mem, page);
-		else
-			copy_page(page, mem);
-		kunmap_local(page);
-	} else if (write) {
-		memcpy_from_bvec(mem, bvec);
-	} else {
-		memcpy_to_bvec(bvec, mem);
-	}
-}
-
 static void sbd_copy_rq(struct sbd_device *dev, struct request *rq, u64 pos)
 {
 	bool write = op_is_write(req_op(rq));
@@ -360,7 +318,7 @@ static blk_status_t sbd_check_rq(struct sbd_device *dev, struct request *rq,
 	return BLK_STS_OK;
 }
 
-blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
+static blk_status_t sbd_do_rq(struct sbd_device *dev, struct request *rq)
 {
 	/* blk_rq_pos() counts 512-byte sectors, whatever hardsect_size is. */
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
@@ -447,6 +405,27 @@ static const struct blk_mq_ops sbd_mq_ops = {
 	.queue_rqs = sbd_queue_rqs,
 };
 
+/*
+ * A disk with a cache gets its own queue_rq, so that the power switch
+ * costs the other disks nothing.  While the power is cut, every request
+ * fails, reads included, as on a drive that is off.
+ */
+static blk_status_t sbd_cache_queue_rq(struct blk_mq_hw_ctx *hctx,
+				       const struct blk_mq_queue_data *bd)
+{
+	struct sbd_device *dev = hctx->queue->queuedata;
+	struct request *rq = bd->rq;
+
+	blk_mq_start_request(rq);
+	blk_mq_end_request(rq, READ_ONCE(dev->cache.off) ? BLK_STS_IOERR :
+							   sbd_do_rq(dev, rq));
+	return BLK_STS_OK;
+}
+
+static const struct blk_mq_ops sbd_cache_mq_ops = {
+	.queue_rq = sbd_cache_queue_rq,
+};
+
 /* Called once the last reference to a disk that was added is dropped. */
 static void sbd_free_disk(struct gendisk *disk)
 {
@@ -468,11 +447,6 @@ static const struct block_device_operations sbd_fops = {
 /* ------------------------------------------------------------------ */
 /* sysfs: /sys/block/sbdN/sbd/                                         */
 /* ------------------------------------------------------------------ */
-
-struct sbd_device *to_sbd(struct device *d)
-{
-	return dev_to_disk(d)->private_data;
-}
 
 static ssize_t size_bytes_show(struct device *d, struct device_attribute *attr,
 			       char *buf)
@@ -501,39 +475,6 @@ static ssize_t sbd_badblocks_show(struct device *d,
 				  struct device_attribute *attr, char *buf)
 {
 	return badblocks_show(&to_sbd(d)->badblocks, buf, 0);
-}
-
-/*
- * sysfs input is read a blank-separated word at a time: the next word
- * of *@p (moved past it), its length in *@len; NULL when none is left.
- */
-const char *sbd_next_word(const char **p, size_t *len)
-{
-	const char *s = skip_spaces(*p);
-
-	*len = strcspn(s, " \t\n");
-	*p = s + *len;
-	return *len ? s : NULL;
-}
-
-bool sbd_word_is(const char *word, size_t len, const char *name)
-{
-	return word && len == strlen(name) && !memcmp(word, name, len);
-}
-
-/* The next word of *@p as one decimal number: the whole word or nothing. */
-bool sbd_parse_token(const char **p, u64 *value)
-{
-	size_t len;
-	const char *word = sbd_next_word(p, &len);
-
-	return word && sbd_parse_decimal(word, len, value);
-}
-
-/* Nothing but blanks (and the newline echo adds) left in @p. */
-bool sbd_input_ends(const char *p)
-{
-	return !*skip_spaces(p);
 }
 
 /*
@@ -600,7 +541,7 @@ static struct attribute *sbd_attrs[] = {
 	&dev_attr_hardsect_size.attr,
 	&dev_attr_store_bytes.attr,
 	&dev_attr_badblocks.attr,
-	/* sbd-cache.c's, on a disk with a cache only: */
+	/* sbd-cache.c's and sbd-record.c's, on a disk with a cache only: */
 	&dev_attr_power.attr,
 	&dev_attr_powercut_policy.attr,
 	&dev_attr_cache_stats.attr,
@@ -874,7 +815,7 @@ static int sbd_add_device(struct sbd_device *dev)
 
 	/*
 	 * A fresh store is all zeros, so there is no partition table to
-	 * find: skip add_disk()'s scan (why it matters: sbd.h).  A table
+	 * find: skip add_disk()'s scan (why it matters: sbd-compat.h).  A table
 	 * written later is read as usual (sfdisk, blockdev --rereadpt).
 	 */
 	err = sbd_add_disk_unscanned(disk, sbd_attr_groups);
@@ -882,7 +823,7 @@ static int sbd_add_device(struct sbd_device *dev)
 		return err;
 	dev->added = true;
 	if (dev->cache.log)
-		sbd_cache_add_debugfs(dev, sbd_debugfs);
+		sbd_export_add_debugfs(dev, sbd_debugfs);
 	pr_info("%s: %llu bytes (%llu MiB), %u-byte sectors, %u hardware queues%s%s\n",
 		disk->disk_name, dev->size, dev->size >> 20, dev->sect_size,
 		dev->tag_set.nr_hw_queues, readonly.value ? ", read-only" : "",

@@ -1,210 +1,153 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one place where sbd meets the differences between kernels.
+ * sbd's disk, and the narrow interface between its files.  Kernel
+ * differences stay in sbd-compat.h.
  *
- * sbd.c is written against the block layer of today (7.x).  Each helper
- * below hides one API that changed between 6.1 LTS and now, and says
- * which kernel changed it.  Add a kernel by adjusting these, not sbd.c.
+ * Each file calls only files listed below it, never one above, so that
+ * no two call into each other (scripts/callgraph.sh checks the built
+ * objects; sbd-export.c calls none):
+ *
+ *   sbd.c          the driver: parameters, the request path, sysfs,
+ *                  set-up, init/exit
+ *   sbd-cache.c    the volatile write cache (cache_mb=) and the power cut
+ *   sbd-record.c   recordings, and visits of their crash states
+ *   sbd-export.c   debugfs: the points listing, the log-writes export
+ *   sbd-input.c    reading numbers, words and policies from parameters
+ *                  and sysfs
+ *   sbd-copy.c     copying between a request's pages, the store and the
+ *                  bytes a write overwrote
+ *
+ * What the three feature files share of the cut and the recording is in
+ * sbd-record.h; sbd.c does not include it.
  */
 #ifndef SBD_H
 #define SBD_H
 
-#include <linux/version.h>
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/badblocks.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/completion.h>
+
+#include "sbd-compat.h"
 
 #define SBD_VERSION "1.1.0"
 
 /*
- * SBD_MAX_BLOCK_SIZE: the largest logical block size this kernel takes.
- * Up to 6.14 that was the page size.  6.15 (47dd67532303 "block/bdev:
- * lift block size restrictions to 64k") defined BLK_MAX_BLOCK_SIZE: 64 KiB
- * with CONFIG_TRANSPARENT_HUGEPAGE (the page cache then holds a block in
- * one large folio), else still the page size.  Keyed on the macro, not
- * on the version, so that a backport of the change is picked up too.
- * SBD_MAX_BLOCK_TEXT says the same for modinfo.
+ * cache_mb and a recording's MiB are bounded by RAM; this only keeps
+ * MiB-to-bytes from overflowing.
  */
-#ifdef BLK_MAX_BLOCK_SIZE
-#define SBD_MAX_BLOCK_SIZE	((unsigned long)BLK_MAX_BLOCK_SIZE)
-#define SBD_MAX_BLOCK_TEXT	"65536 with transparent hugepages, else the page size"
-#else
-#define SBD_MAX_BLOCK_SIZE	PAGE_SIZE
-#define SBD_MAX_BLOCK_TEXT	"the page size"
-#endif
+#define SBD_MAX_CACHE_MB	1048576		/* 1 TiB */
+
+/* What a power cut does to the writes that are not yet durable. */
+enum sbd_cut_policy {
+	SBD_CUT_NONE,		/* none of them survives */
+	SBD_CUT_ALL,		/* all survive */
+	SBD_CUT_RANDOM,		/* each survives with @percent probability */
+	SBD_CUT_TORN,		/* half survive, some only in part */
+};
+
+struct sbd_policy {
+	enum sbd_cut_policy kind;
+	u64 seed;		/* random and torn */
+	unsigned int percent;	/* random */
+};
+
+struct sbd_record;
+struct sbd_log_entry;
 
 /*
- * sbd_rq_list: the list of requests blk-mq hands to .queue_rqs.  It was
- * a bare chain ("struct request *", popped with the rq_list_pop() macro)
- * until the rq_list type with head and tail (a3396b99990d "block: add a
- * rq_list type", 6.13, and backported to 6.12 stable kernels, Debian's
- * among them).  rq_list_pop() is a macro before that change and an
- * inline function after it, which tells the two apart where a version
- * number cannot.  Either way rq_list_pop(list) takes a pointer to it.
+ * The volatile write cache of a disk loaded with cache_mb > 0, kept as
+ * an undo log of the writes that are not durable yet (see "The volatile
+ * write cache" in sbd-cache.c).  @log is NULL on a disk without one.
  */
-#ifdef rq_list_pop
-typedef struct request *sbd_rq_list;
-#else
-typedef struct rq_list sbd_rq_list;
-#endif
+struct sbd_cache {
+	/*
+	 * The log: a ring of entries, oldest at @first, and apart from it a
+	 * ring of the bytes they saved, so that whole pages stay whole.
+	 */
+	struct sbd_log_entry *entries;	/* @max_entries of them */
+	size_t max_entries;
+	size_t first;		/* index of the oldest entry */
+	size_t count;		/* entries in the log; 0: all writes durable */
+	u8 *log;		/* vmalloc'ed ring of saved bytes */
+	size_t size;		/* bytes in @log */
+	size_t head;		/* where the oldest saved bytes start */
+	size_t tail;		/* where the next saved bytes go */
+	size_t end;		/* while @wrapped, where the bytes from @head end */
+	bool wrapped;		/* saved bytes run @head..@end, then 0..@tail */
+	bool off;		/* power cut: every request fails */
+	/*
+	 * A bit per logical block, all clear between cuts, for the cut's
+	 * walk (sbd_cache_rollback()).  Allocated at load, so that a cut
+	 * never fails for want of memory.
+	 */
+	unsigned long *pinned;
+	/* Counters for cache_stats, under the disk's lock. */
+	u64 unflushed_bytes, flushes, fua_writes, fua_bytes;
+	u64 destaged_bytes, cuts;
+	u64 last_cut_ns;
+	/* The power switch, the policy and the recording, under @mutex. */
+	struct mutex mutex;
+	struct sbd_policy policy;
+	struct sbd_record *rec;	/* NULL: not recorded */
+	u64 recordings;		/* started so far: tells recordings apart */
+};
 
-/*
- * 6.14 made merging unconditional and removed BLK_MQ_F_SHOULD_MERGE;
- * before it, a tag set had to ask for merges.
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
-#define SBD_TAG_SET_MERGE BLK_MQ_F_SHOULD_MERGE
-#else
-#define SBD_TAG_SET_MERGE 0
-#endif
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
-/*
- * Before 6.9 a queue was allocated with default limits and then adjusted
- * one setter at a time; the setters were removed in 6.10 and 6.11.
- */
-static inline void sbd_apply_limits(struct request_queue *q,
-				    const struct queue_limits *lim)
-{
-	blk_queue_logical_block_size(q, lim->logical_block_size);
-	blk_queue_physical_block_size(q, lim->physical_block_size);
-	blk_queue_max_hw_sectors(q, lim->max_hw_sectors);
-	blk_queue_max_segments(q, lim->max_segments);
-	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
-	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
-	/* No setter existed for the granularity: drivers wrote it directly. */
-	q->limits.discard_granularity = lim->discard_granularity;
-}
-#endif
-
-/*
- * sbd_alloc_disk() - blk_mq_alloc_disk() with the limits applied.
- *
- * 6.9 added the limits argument (applied atomically at allocation).
- * 6.11 turned queue flags into lim->features and made non-rotational the
- * default; before it, a queue was rotational until told otherwise.  The
- * same change moved "this disk has a volatile write cache and honours
- * FUA" from blk_queue_write_cache(q, true, true) to BLK_FEAT_WRITE_CACHE
- * and BLK_FEAT_FUA in lim->features; @write_cache asks for both.
- * Returns an ERR_PTR on failure, like blk_mq_alloc_disk() on every kernel.
- */
-static inline struct gendisk *sbd_alloc_disk(struct blk_mq_tag_set *set,
-					     struct queue_limits *lim,
-					     void *queuedata, bool write_cache)
-{
+struct sbd_device {
+	u64 size;			/* bytes */
+	unsigned int sect_size;		/* logical block size, bytes */
+	u8 *store;			/* vmalloc'ed, @size bytes */
+	spinlock_t lock;		/* serializes access to @store, @cache */
+	struct sbd_cache cache;		/* volatile write cache, if any */
+	struct badblocks badblocks;	/* sectors that fail all I/O */
+	struct mutex badblocks_edit_lock; /* one sysfs edit at a time */
+	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;
+	bool added;			/* add_disk() succeeded */
+	struct dentry *debugfs;		/* sbd/sbdN/, on a disk with a cache */
+	struct completion released;	/* the gendisk's last reference is gone */
+};
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-	if (write_cache)
-		lim->features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
-#endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-	disk = blk_mq_alloc_disk(set, lim, queuedata);
-#else
-	disk = blk_mq_alloc_disk(set, queuedata);
-	if (!IS_ERR(disk))
-		sbd_apply_limits(disk->queue, lim);
-#endif
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
-	if (!IS_ERR(disk)) {
-		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
-		blk_queue_write_cache(disk->queue, write_cache, write_cache);
-	}
-#endif
-	return disk;
+/* The disk behind one of its sysfs files. */
+static inline struct sbd_device *to_sbd(struct device *d)
+{
+	return dev_to_disk(d)->private_data;
 }
+
+/* In sbd-cache.c: a disk with a cache, set up and torn down by sbd.c. */
+blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
+			     u64 pos, u32 len);
+blk_status_t sbd_cache_flush(struct sbd_device *dev);
+int sbd_cache_init(struct sbd_device *dev, unsigned int index, size_t bytes);
+void sbd_cache_free(struct sbd_device *dev);
+u64 sbd_cache_memory(u64 bytes, unsigned int sect_size);
 
 /*
- * 6.14 made blk_mq_freeze_queue() enter a memalloc_noio section and
- * return its flags, which blk_mq_unfreeze_queue() takes to leave it.
- * Debian's 6.12 has the old void form (checked in its headers).
+ * The sysfs files of sbd-cache.c and sbd-record.c, in sbd.c's group
+ * (shown only on a disk with a cache).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
-static inline unsigned int sbd_freeze_queue(struct request_queue *q)
-{
-	return blk_mq_freeze_queue(q);
-}
+extern struct device_attribute dev_attr_power, dev_attr_powercut_policy,
+	dev_attr_cache_stats, dev_attr_record, dev_attr_mark, dev_attr_cut_at,
+	dev_attr_visit, dev_attr_record_stats;
 
-static inline void sbd_unfreeze_queue(struct request_queue *q,
-				      unsigned int memflags)
-{
-	blk_mq_unfreeze_queue(q, memflags);
-}
-#else
-static inline unsigned int sbd_freeze_queue(struct request_queue *q)
-{
-	blk_mq_freeze_queue(q);
-	return 0;
-}
+/* In sbd-export.c: a disk's debugfs directory, removed by sbd.c. */
+void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root);
 
-static inline void sbd_unfreeze_queue(struct request_queue *q,
-				      unsigned int memflags)
-{
-	blk_mq_unfreeze_queue(q);
-}
-#endif
+/* In sbd-input.c: reading parameters and sysfs input. */
+bool sbd_parse_decimal(const char *s, size_t len, u64 *value);
+const char *sbd_next_word(const char **p, size_t *len);
+bool sbd_word_is(const char *word, size_t len, const char *name);
+bool sbd_parse_token(const char **p, u64 *value);
+bool sbd_input_ends(const char *p);
+bool sbd_parse_policy(const char **p, struct sbd_policy *pol);
+ssize_t sbd_policy_emit(char *buf, int at, const struct sbd_policy *pol);
 
-/*
- * 6.15 made badblocks lengths sector_t and badblocks_set()/_clear()
- * return true on success; before, lengths were int and 0 meant success.
- * These wrappers return true on success on every kernel.
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
-typedef sector_t sbd_bb_len_t;
-#define SBD_BB_OK(ret) (ret)
-#else
-typedef int sbd_bb_len_t;
-#define SBD_BB_OK(ret) (!(ret))
-#endif
-
-/*
- * Before the rewrite of badblocks_set() in 6.7, marking a range longer
- * than BB_MAX_LEN left the table out of order, so later lookups missed
- * it (seen on 6.1).  Marking (and clearing) BB_MAX_LEN at a time, in
- * ascending order, keeps it sorted on every kernel.
- */
-/* Mark (@bad) or clear @n sectors from @s; true on success. */
-static inline bool sbd_badblocks_update(struct badblocks *bb, sector_t s,
-					sector_t n, bool bad)
-{
-	while (n) {
-		sector_t len = min_t(sector_t, n, BB_MAX_LEN);
-
-		if (!SBD_BB_OK(bad ? badblocks_set(bb, s, len, 1) :
-				     badblocks_clear(bb, s, len)))
-			return false;
-		s += len;
-		n -= len;
-	}
-	return true;
-}
-
-/* True if any of the @n sectors from @s is marked bad. */
-static inline bool sbd_badblocks_hit(struct badblocks *bb, sector_t s,
-				     sbd_bb_len_t n)
-{
-	sbd_bb_len_t bad_len;
-	sector_t first_bad;
-
-	return badblocks_check(bb, s, n, &first_bad, &bad_len) != 0;
-}
-
-/*
- * device_add_disk() without its partition scan.  The scan opens the
- * disk, and since 6.9 (the file-based bdev open) that open is released
- * only when insmod returns to user space; if a later disk then failed to
- * add, the release would run the freed module's code.  The bit in
- * disk->state that add_disk() checks is the same in 6.1, 6.12 and 7.2.
- */
-static inline int sbd_add_disk_unscanned(struct gendisk *disk,
-					 const struct attribute_group **groups)
-{
-	int err;
-
-	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
-	err = device_add_disk(NULL, disk, groups);
-	clear_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
-	return err;
-}
+/* In sbd-copy.c: the request path's copy, and the cache's. */
+void sbd_copy_seg(u8 *mem, struct bio_vec *bvec, u64 pos, bool write);
+void sbd_apply_write(struct sbd_device *dev, struct request *rq,
+		     u64 pos, u32 len);
+void sbd_copy_bytes(u8 *to, u8 *from, u32 len);
 
 #endif /* SBD_H */

@@ -9,6 +9,8 @@
 #                     (dash runs them in the VM); see .shellcheckrc
 #   TIER/sparse-W=1   "make C=2 W=1" against TIER's headers: sparse on
 #                     every file plus the W=1 warnings, no output allowed
+#   callgraph         no two source files call into each other, read from
+#                     the objects of those builds (scripts/callgraph.sh)
 #   TIER/32-bit-refused
 #                     a build for a kernel without CONFIG_64BIT (set empty
 #                     on make's command line, which overrides the kernel's
@@ -98,10 +100,10 @@ CV
 out=$SBD_OUT/lint
 mkdir -p "$out"
 
-# checkpatch --strict on every source file; only sbd.h gets exceptions.
-# sbd.h is the compatibility layer, and three types are ignored there,
-# on purpose:
-#   LINUX_VERSION_CODE   comparing kernel versions is sbd.h's whole job:
+# checkpatch --strict on every source file; only sbd-compat.h gets
+# exceptions.  It is the compatibility layer, and three types are ignored
+# there, on purpose:
+#   LINUX_VERSION_CODE   comparing kernel versions is its whole job:
 #                        an out-of-tree module for three kernels cannot
 #                        be written "for the version it is merged into".
 #   CONSTANT_COMPARISON  "LINUX_VERSION_CODE < KERNEL_VERSION(x, y, z)"
@@ -116,7 +118,7 @@ if ! fetch_checkpatch >"$out/checkpatch-fetch.log" 2>&1; then
 	bad checkpatch "could not fetch checkpatch.pl:" "$(tail -n 5 "$out/checkpatch-fetch.log")"
 else
 	cp_out=$(cd "$SBD_ROOT" && for f in *.[ch]; do
-		if [ "$f" = sbd.h ]; then
+		if [ "$f" = sbd-compat.h ]; then
 			"$CP_DIR/checkpatch.pl" "${CP_FLAGS[@]}" --ignore "$CP_H_IGNORE" -f "$f"
 		else
 			"$CP_DIR/checkpatch.pl" "${CP_FLAGS[@]}" -f "$f"
@@ -165,7 +167,10 @@ fi
 
 # sparse (C=2: every file, not only rebuilt ones) and W=1 in one build
 # per kernel.  Any diagnostic at all fails: warnings from sparse or W=1,
-# or C=2 switched off because the checker is missing.
+# or C=2 switched off because the checker is missing.  The objects of each
+# build on the host (the newest kernel's stay in the chroot) then give
+# the call graph between the source files, which must have no cycle.
+cg_out="" cg_runs=0
 for tier in $(kernel_tiers); do
 	name=$tier
 	if ! "$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch-$tier.log" 2>&1; then
@@ -191,6 +196,11 @@ for tier in $(kernel_tiers); do
 		grep -q '^  CHECK ' "$blog" || echo "(sparse did not run)" >>"$blog"
 		bad "$name/sparse-W=1" "$(grep -E 'warning|error|specified, but|did not run' "$blog" | head -n 40)"
 	fi
+	if [ "$tier" != newest ] && [ -f "$out/build/$tier/sbd.mod" ]; then
+		cg_runs=$((cg_runs + 1))
+		"$SBD_ROOT/scripts/callgraph.sh" "$out/build/$tier" >"$out/callgraph-$tier.log" 2>&1 ||
+			cg_out+="$name: $(cat "$out/callgraph-$tier.log")"$'\n'
+	fi
 	# A 32-bit kernel: Kbuild refuses, saying why, before compiling.
 	blog=$out/build-$tier-32bit.log
 	if SBD_OUT=$out/32bit "$SBD_ROOT/scripts/build-module.sh" "$tier" CONFIG_64BIT= \
@@ -204,4 +214,11 @@ for tier in $(kernel_tiers); do
 			"$(tail -n 10 "$blog")"
 	fi
 done
+if [ "$cg_runs" = 0 ]; then
+	bad callgraph "no build to read: KERNELS names no kernel built on the host (6.1, 6.12)"
+elif [ -z "$cg_out" ]; then
+	ok callgraph
+else
+	bad callgraph "$cg_out"
+fi
 exit $failed

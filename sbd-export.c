@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What debugfs shows of a disk's recording, under sbd/sbdN/ on a disk
+ * with a cache: "points", the recording point by point; "log-writes",
+ * the recording in dm-log-writes' format; "log-writes-points", which
+ * maps that log's entries to points.  It reads the recording
+ * (sbd-record.h) under the cache's mutex and calls nothing else of sbd.
+ */
+#include <linux/bitmap.h>
+#include <linux/debugfs.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "sbd-record.h"
+
+static const char * const sbd_point_names[] = {
+	[SBD_POINT_WRITE] = "write",
+	[SBD_POINT_DISCARD] = "discard",
+	[SBD_POINT_ZEROES] = "zeroes",
+	[SBD_POINT_FLUSH] = "flush",
+	[SBD_POINT_MARK] = "mark",
+};
+
+/* debugfs sbd/sbdN/points: one line per point, under c->mutex. */
+static void *sbd_listing_start(struct seq_file *m, loff_t *pos)
+{
+	struct sbd_device *dev = m->private;
+	struct sbd_record *r;
+
+	mutex_lock(&dev->cache.mutex);
+	r = dev->cache.rec;
+	/* Pairs with sbd_record_commit(): only points filled in. */
+	if (!r || *pos >= smp_load_acquire(&r->npoints))
+		return NULL;
+	return &sbd_point_array(r)[*pos];
+}
+
+static void *sbd_listing_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct sbd_device *dev = m->private;
+	struct sbd_record *r = dev->cache.rec;
+
+	++*pos;
+	/* Pairs with sbd_record_commit(): only points filled in. */
+	if (*pos >= smp_load_acquire(&r->npoints))
+		return NULL;
+	return &sbd_point_array(r)[*pos];
+}
+
+static void sbd_listing_stop(struct seq_file *m, void *v)
+{
+	struct sbd_device *dev = m->private;
+
+	mutex_unlock(&dev->cache.mutex);
+}
+
+/* "K write POS LEN [fua]", "K flush", "K mark NAME"; bytes, decimal. */
+static int sbd_listing_show(struct seq_file *m, void *v)
+{
+	struct sbd_device *dev = m->private;
+	struct sbd_record *r = dev->cache.rec;
+	const struct sbd_point *p = v;
+	u64 k = p - sbd_point_array(r) + 1;
+
+	if (sbd_point_has_data(p))
+		seq_printf(m, "%llu %s %llu %u%s\n", k, sbd_point_names[p->kind],
+			   p->pos, p->len, p->fua ? " fua" : "");
+	else if (p->kind == SBD_POINT_MARK)
+		seq_printf(m, "%llu mark %.*s\n", k, (int)p->len,
+			   r->mem + p->saved);
+	else
+		seq_printf(m, "%llu flush\n", k);
+	return 0;
+}
+
+static const struct seq_operations sbd_listing_sops = {
+	.start = sbd_listing_start,
+	.next = sbd_listing_next,
+	.stop = sbd_listing_stop,
+	.show = sbd_listing_show,
+};
+DEFINE_SEQ_ATTRIBUTE(sbd_listing);
+
+/*
+ * debugfs sbd/sbdN/log-writes: the recording in dm-log-writes' format
+ * (Documentation/admin-guide/device-mapper/log-writes.rst), which
+ * fstests' replay-log reads: a super block, then per entry a header
+ * block (and a mark's name in it) and the data written.  Sectors count
+ * logical blocks, as dm-log-writes counts its device's.
+ *
+ * Entries come in the order dm-log-writes logs them: a FUA write and a
+ * mark at once, the other writes of an epoch (the points between two
+ * FLUSHes) when its FLUSH completes (or at the end), in the order they
+ * completed.  So the first N entries, replayed, are the crash state
+ * (P, none) when entry N - 1 is point P's FLUSH, FUA write or mark.  But
+ * a FUA write logged ahead of an older write to the same block would be
+ * undone by it at the FLUSH, a state the disk never had (the kernel's
+ * target does just that).  sbd knows the true order: a FUA write that
+ * overlaps a write logged before it in its epoch's batch is logged once
+ * more in the batch, as a plain write in its own place.  debugfs
+ * sbd/sbdN/log-writes-points maps entries to points.
+ *
+ * A write's own data is what the export needs, and the recording keeps
+ * it only for writes the store does not hold (after @base, see sbd-record.c):
+ * readable while the disk is visiting point 0, else -EINVAL.
+ */
+#define SBD_LW_MAGIC		0x6a736677736872ULL
+#define SBD_LW_VERSION		1ULL
+#define SBD_LW_FLUSH		BIT(0)
+#define SBD_LW_FUA		BIT(1)
+#define SBD_LW_DISCARD		BIT(2)
+#define SBD_LW_MARK		BIT(3)
+
+struct sbd_lw_super {
+	__le64 magic;
+	__le64 version;
+	__le64 nr_entries;
+	__le32 sectorsize;
+} __packed;
+
+struct sbd_lw_entry {
+	__le64 sector;
+	__le64 nr_sectors;
+	__le64 flags;
+	__le64 data_len;
+};
+
+struct sbd_export {
+	struct sbd_device *dev;
+	struct sbd_record *rec;
+	u64 recording;		/* which one this order is for (c->recordings) */
+	u64 n;			/* entries */
+	u64 *order;		/* point numbers, in the export's order */
+	u8 *block;		/* one zeroed header block */
+};
+
+/* In @order: a FUA write logged again, as a plain write (see above). */
+#define SBD_EXPORT_AGAIN	BIT_ULL(63)
+
+/* The saved bytes are the writes' own data: at point 0, with no overlay. */
+static bool sbd_export_ready(const struct sbd_record *r)
+{
+	return r && r->state != SBD_REC_ON && !r->base &&
+	       (!r->visiting || !r->point);
+}
+
+static void *sbd_export_start(struct seq_file *m, loff_t *pos)
+{
+	struct sbd_export *x = m->private;
+	struct sbd_cache *c = &x->dev->cache;
+
+	mutex_lock(&c->mutex);
+	if (c->recordings != x->recording || !sbd_export_ready(c->rec))
+		return ERR_PTR(-EINVAL);
+	return *pos <= x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void *sbd_export_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct sbd_export *x = m->private;
+
+	++*pos;
+	return *pos <= x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void sbd_export_stop(struct seq_file *m, void *v)
+{
+	struct sbd_export *x = m->private;
+
+	mutex_unlock(&x->dev->cache.mutex);
+}
+
+/* Entry @v - 1: the super block first, then one entry and its data. */
+static int sbd_export_show(struct seq_file *m, void *v)
+{
+	struct sbd_export *x = m->private;
+	unsigned int shift = ilog2(x->dev->sect_size);
+	struct sbd_lw_super *super = (void *)x->block;
+	struct sbd_lw_entry *e = (void *)x->block;
+	u64 i = (uintptr_t)v - 1;
+	const struct sbd_point *p;
+	u64 flags = 0;
+	bool again;
+
+	memset(x->block, 0, x->dev->sect_size);
+	if (!i) {
+		super->magic = cpu_to_le64(SBD_LW_MAGIC);
+		super->version = cpu_to_le64(SBD_LW_VERSION);
+		super->nr_entries = cpu_to_le64(x->n);
+		super->sectorsize = cpu_to_le32(x->dev->sect_size);
+		seq_write(m, x->block, x->dev->sect_size);
+		return 0;
+	}
+	again = x->order[i - 1] & SBD_EXPORT_AGAIN;
+	p = &sbd_point_array(x->rec)[(x->order[i - 1] & ~SBD_EXPORT_AGAIN) - 1];
+	if (p->kind == SBD_POINT_FLUSH)
+		flags = SBD_LW_FLUSH;
+	else if (p->kind == SBD_POINT_MARK)
+		flags = SBD_LW_MARK;
+	else if (p->kind == SBD_POINT_DISCARD)
+		flags = SBD_LW_DISCARD;
+	if (p->fua && !again)
+		flags |= SBD_LW_FUA;
+	e->flags = cpu_to_le64(flags);
+	if (sbd_point_has_data(p)) {
+		e->sector = cpu_to_le64(p->pos >> shift);
+		e->nr_sectors = cpu_to_le64(p->len >> shift);
+	}
+	if (p->kind == SBD_POINT_MARK) {
+		e->data_len = cpu_to_le64(p->len);
+		memcpy(e + 1, x->rec->mem + p->saved, p->len);
+	}
+	seq_write(m, x->block, x->dev->sect_size);
+	/* A zeroout's data is zeros, as its saved bytes hold at point 0. */
+	if (sbd_point_has_data(p) && p->kind != SBD_POINT_DISCARD)
+		seq_write(m, x->rec->mem + p->saved, p->len);
+	return 0;
+}
+
+static const struct seq_operations sbd_export_sops = {
+	.start = sbd_export_start,
+	.next = sbd_export_next,
+	.stop = sbd_export_stop,
+	.show = sbd_export_show,
+};
+
+/*
+ * The points of one epoch, @from..@to - 1, in the export's order, from
+ * order[n]; returns the new n.  Its FUA writes and marks first, as they
+ * completed; then its other writes, each FUA write again where it
+ * overlaps one logged in the batch before it.  @logged, a bit per block
+ * (the cut's, clear outside a cut, which c->mutex keeps away), marks
+ * the batch's blocks, and is cleared again.
+ */
+static u64 sbd_export_epoch(struct sbd_device *dev, struct sbd_record *r,
+			    u64 from, u64 to, u64 *order, u64 n)
+{
+	unsigned long *logged = dev->cache.pinned;
+	unsigned int shift = ilog2(dev->sect_size);
+	const struct sbd_point *p;
+	unsigned long first, end;
+	u64 k;
+
+	for (k = from; k < to; k++) {
+		p = &sbd_point_array(r)[k - 1];
+		if (!sbd_point_has_data(p) || p->fua)
+			order[n++] = k;
+	}
+	for (k = from; k < to; k++) {
+		p = &sbd_point_array(r)[k - 1];
+		if (!sbd_point_has_data(p))
+			continue;
+		first = p->pos >> shift;
+		end = first + (p->len >> shift);
+		if (!p->fua)
+			order[n++] = k;
+		else if (find_next_bit(logged, end, first) < end)
+			order[n++] = k | SBD_EXPORT_AGAIN;
+		else
+			continue;
+		bitmap_set(logged, first, end - first);
+		cond_resched();
+	}
+	for (k = from; k < to; k++) {
+		p = &sbd_point_array(r)[k - 1];
+		if (sbd_point_has_data(p))
+			bitmap_clear(logged, p->pos >> shift, p->len >> shift);
+	}
+	return n;
+}
+
+/* Open the export or its map (@sops): the order, made once, linear. */
+static int sbd_export_open_with(struct inode *inode, struct file *file,
+				const struct seq_operations *sops,
+				bool need_data)
+{
+	struct sbd_device *dev = inode->i_private;
+	struct sbd_cache *c = &dev->cache;
+	struct sbd_export *x;
+	struct sbd_record *r;
+	u64 k, from = 1;
+	int err = -ENOMEM;
+
+	x = kzalloc(sizeof(*x), GFP_KERNEL);
+	if (!x)
+		return -ENOMEM;
+	x->dev = dev;
+	x->block = kzalloc(dev->sect_size, GFP_KERNEL);
+	mutex_lock(&c->mutex);
+	r = c->rec;
+	if (need_data ? !sbd_export_ready(r) : (!r || r->state == SBD_REC_ON)) {
+		err = -EINVAL;
+		goto fail;
+	}
+	/* Each point once, and each FUA write at most twice. */
+	x->order = kvcalloc(r->npoints + r->fua_writes + 1, sizeof(u64),
+			    GFP_KERNEL);
+	if (!x->order || !x->block)
+		goto fail;
+	for (k = 1; k <= r->npoints; k++) {
+		if (sbd_point_array(r)[k - 1].kind != SBD_POINT_FLUSH)
+			continue;
+		x->n = sbd_export_epoch(dev, r, from, k, x->order, x->n);
+		x->order[x->n++] = k;
+		from = k + 1;
+	}
+	x->n = sbd_export_epoch(dev, r, from, k, x->order, x->n);
+	x->rec = r;
+	x->recording = c->recordings;
+	mutex_unlock(&c->mutex);
+	err = seq_open(file, sops);
+	if (err)
+		goto free;
+	((struct seq_file *)file->private_data)->private = x;
+	return 0;
+fail:
+	mutex_unlock(&c->mutex);
+free:
+	kvfree(x->order);
+	kfree(x->block);
+	kfree(x);
+	return err;
+}
+
+static int sbd_export_open(struct inode *inode, struct file *file)
+{
+	return sbd_export_open_with(inode, file, &sbd_export_sops, true);
+}
+
+/*
+ * debugfs sbd/sbdN/log-writes-points: one line per entry of the export,
+ * "ENTRY POINT KIND[ fua][ again]", ENTRY counted from 0 as replay-log
+ * counts (the super block is not an entry), KIND as in the points
+ * listing; "again" marks a FUA write logged once more.  Replaying
+ * entries 0..ENTRY of a FLUSH, a FUA write or a mark (replay-log
+ * --limit ENTRY+1) gives the crash state (POINT, none); the whole log,
+ * the recording's end.  Readable once the recording has ended.
+ */
+static void *sbd_export_map_start(struct seq_file *m, loff_t *pos)
+{
+	struct sbd_export *x = m->private;
+	struct sbd_cache *c = &x->dev->cache;
+
+	mutex_lock(&c->mutex);
+	if (c->recordings != x->recording || !c->rec)
+		return ERR_PTR(-EINVAL);
+	return *pos < x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void *sbd_export_map_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct sbd_export *x = m->private;
+
+	++*pos;
+	return *pos < x->n ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static int sbd_export_map_show(struct seq_file *m, void *v)
+{
+	struct sbd_export *x = m->private;
+	u64 i = (uintptr_t)v - 1;
+	u64 k = x->order[i] & ~SBD_EXPORT_AGAIN;
+	const struct sbd_point *p = &sbd_point_array(x->rec)[k - 1];
+
+	seq_printf(m, "%llu %llu %s%s%s\n", i, k, sbd_point_names[p->kind],
+		   p->fua ? " fua" : "",
+		   x->order[i] & SBD_EXPORT_AGAIN ? " again" : "");
+	return 0;
+}
+
+static const struct seq_operations sbd_export_map_sops = {
+	.start = sbd_export_map_start,
+	.next = sbd_export_map_next,
+	.stop = sbd_export_stop,
+	.show = sbd_export_map_show,
+};
+
+static int sbd_export_map_open(struct inode *inode, struct file *file)
+{
+	return sbd_export_open_with(inode, file, &sbd_export_map_sops, false);
+}
+
+static int sbd_export_release(struct inode *inode, struct file *file)
+{
+	struct sbd_export *x = ((struct seq_file *)file->private_data)->private;
+
+	kvfree(x->order);
+	kfree(x->block);
+	kfree(x);
+	return seq_release(inode, file);
+}
+
+static const struct file_operations sbd_export_fops = {
+	.owner = THIS_MODULE,
+	.open = sbd_export_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = sbd_export_release,
+};
+
+static const struct file_operations sbd_export_map_fops = {
+	.owner = THIS_MODULE,
+	.open = sbd_export_map_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = sbd_export_release,
+};
+
+/*
+ * sbd/sbdN/ under @root, with the recording's three listings; removed
+ * with the disk (sbd.c).  debugfs errors are not sbd's to report.
+ */
+void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root)
+{
+	dev->debugfs = debugfs_create_dir(dev->disk->disk_name, root);
+	debugfs_create_file("points", 0444, dev->debugfs, dev,
+			    &sbd_listing_fops);
+	debugfs_create_file("log-writes", 0444, dev->debugfs, dev,
+			    &sbd_export_fops);
+	debugfs_create_file("log-writes-points", 0444, dev->debugfs, dev,
+			    &sbd_export_map_fops);
+}
