@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """variant.py NAME SRCDIR OUTDIR [nocopy] [noqueuerqs]: sbd's source from SRCDIR
-(sbd.c, sbd.h, and sbd-cache.c with sbd-dev.h where the commit has them)
+(sbd.c, and every other *.c and *.h the commit has)
 as a module and disk named NAME in OUTDIR (NAME-main.c, the others as
 they are, Kbuild), for scripts/bench.sh to load beside sbd in the same
 VM boot.
@@ -41,9 +41,12 @@ assert not unknown, f"unknown feature {unknown}"
 os.makedirs(out, exist_ok=True)
 parts = [f"{name}-main.o"]
 open(f"{out}/{name}-main.c", "w").write(s)
-for f in ("sbd.h", "sbd-dev.h", "sbd-cache.c"):
-    if os.path.exists(f"{src}/{f}"):
-        open(f"{out}/{f}", "w").write(open(f"{src}/{f}").read())
-        if f.endswith(".c"):
-            parts.append(f[:-2] + ".o")
+# Every other source of the commit: headers, and the feature files,
+# each linked into the variant.
+for f in sorted(os.listdir(src)):
+    if f == "sbd.c" or not f.endswith((".c", ".h")):
+        continue
+    open(f"{out}/{f}", "w").write(open(f"{src}/{f}").read())
+    if f.endswith(".c"):
+        parts.append(f[:-2] + ".o")
 open(f"{out}/Kbuild", "w").write(f"obj-m := {name}.o\n{name}-y := {' '.join(parts)}\n")

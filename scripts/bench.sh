@@ -86,13 +86,13 @@ for v in $VARIANTS; do
 	case $source in
 	head | nocopy | noqueuerqs) cp "$SBD_ROOT"/*.[ch] "$vsrc/" ;;
 	*)
-		git -C "$SBD_ROOT" show "$source:sbd.c" > "$vsrc/sbd.c" &&
-			git -C "$SBD_ROOT" show "$source:sbd.h" > "$vsrc/sbd.h" ||
+		# Every source of that commit (sbd.c alone, or with the files
+		# the cache and the features moved to).
+		files=$(git -C "$SBD_ROOT" ls-tree --name-only "$source" 2>/dev/null |
+			grep -E '^sbd[^/]*\.[ch]$') ||
 			die "variant $name: no commit $source in this clone"
-		# Commits since the cache moved out of sbd.c have two more.
-		for f in sbd-cache.c sbd-dev.h; do
-			git -C "$SBD_ROOT" show "$source:$f" > "$vsrc/$f" 2>/dev/null ||
-				rm -f "$vsrc/$f"
+		for f in $files; do
+			git -C "$SBD_ROOT" show "$source:$f" > "$vsrc/$f"
 		done
 		;;
 	esac
@@ -188,7 +188,7 @@ done
 
 # Which sbd was measured: the last commit of its sources, and whether
 # the working tree differs from it.
-sources=(sbd.c sbd.h sbd-cache.c sbd-dev.h)
+mapfile -t sources < <(cd "$SBD_ROOT" && ls sbd*.[ch])
 src=$(git -C "$SBD_ROOT" log -1 --format='%h %cs' -- "${sources[@]}" 2>/dev/null || echo unknown)
 git -C "$SBD_ROOT" diff --quiet HEAD -- "${sources[@]}" 2>/dev/null ||
 	src="$src + uncommitted changes"

@@ -65,7 +65,7 @@ expect leading-zeros-list "10 8" "$(cat $BB)"
 echo '-10 8' > $BB
 
 # More than BB_MAX_LEN (512) sectors at once, then reads inside the
-# range (6.1 mis-sorted such a range: the workaround in sbd.h).
+# range (6.1 mis-sorted such a range: the workaround in sbd-compat.h).
 check mark-1000 sh -c "echo '+3000 1000' > $BB"
 for sec in 3000 3511 3512 3999; do
 	check_fails_with "read-inside-1000-at-$sec" 'Input/output error' \
