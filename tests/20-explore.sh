@@ -282,9 +282,9 @@ hash=${repro##*--expect }
 check nobarrier/reproducer-printed test -n "$repro" -a -n "$hash"
 # The reproducer, run again on the kept recording: the same image (by
 # hash: else it exits 2) and the same failure (exit 1).
-_out=$(eval "$EXPLORE $repro" 2>&1)
+repro_out=$(eval "$EXPLORE $repro" 2>&1)
 expect nobarrier/reproducer-fails-again "1" "$?"
-printf '%s\n' "$_out" | sed 's/^/@@ | /'
+printf '%s\n' "$repro_out" | sed 's/^/@@ | /'
 # The same failure as the exploration printed for that state (the
 # first to fail may be the append file's, or a missing file).
 state=$(printf '%s\n' "$repro" | sed -n "s/.*--visit '\([^']*\)'.*/\1/p")
@@ -292,7 +292,7 @@ state=$(printf '%s\n' "$repro" | sed -n "s/.*--visit '\([^']*\)'.*/\1/p")
 first_failure() { grep -m1 -F "FAIL ($state)" | sed 's/.*): check failed: //; s/;.*//'; }
 want=$(first_failure < "$OUT.nobarrier")
 check nobarrier/reproducer-state-found test -n "$state" -a -n "$want"
-expect nobarrier/reproducer-same-failure "$want" "$(printf '%s\n' "$_out" | first_failure)"
+expect nobarrier/reproducer-same-failure "$want" "$(printf '%s\n' "$repro_out" | first_failure)"
 # The saved image of the state before recovery hashes the same, and a
 # mount of it shows the failure.
 img=$(sed -n 's/^    image before recovery: //p' "$OUT.nobarrier" | head -n 1)
