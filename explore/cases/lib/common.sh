@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC2034 # OPS, SCRATCH: for the scripts that source this
+# common.sh: what every case's workload and check share.  Sourced by the
+# case's own scripts, which run with sh in the mounted directory.
+#
+# The mark protocol: after the application returned from the step that
+# its documentation says makes step I durable (or, for a consistency
+# case, after step I returned), the workload writes the mark "n:I".  At
+# each crash state the check reads SBD_MARK_NAME, the last mark at or
+# before the state's point: "init" (the set-up is durable) or "n:I".
+# A durable check then requires steps 1..I; a consistent check requires
+# only that what is there is whole: a prefix of the steps, unharmed.
+
+OPS=${SBD_OPS:-12}
+
+# mark NAME: a mark in the recording.  Once the recording is full the
+# write fails (ENOSPC); the points after it are not explored anyway.
+mark() {
+	echo "$1" 2> /dev/null > "$SBD_MARK" ||
+		[ "$(cat "/sys/block/$(basename "$(readlink -f "$SBD_DEV")")/sbd/record")" = full ]
+}
+
+# committed: the step the last mark says is durable (0: none), or
+# "none" before the set-up's mark.
+committed() {
+	case ${SBD_MARK_NAME:-} in
+	n:*) echo "${SBD_MARK_NAME#n:}" ;;
+	init) echo 0 ;;
+	*) echo none ;;
+	esac
+}
+
+# judge LEVEL GOT WANT: the verdict on GOT steps found whole (a prefix)
+# when the marks say WANT.  LEVEL durable: GOT >= WANT; consistent: any.
+judge() {
+	[ "$1" = consistent ] || [ "$2" -ge "$3" ] || {
+		echo "lost committed work: step $3 was durable (mark n:$3), the state holds steps 1..$2"
+		return 1
+	}
+}
+
+# A scratch directory off the disk under test, for sockets, logs and
+# build trees, removed at exit.
+scratch() {
+	SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/sbd-case.XXXXXX") || exit 2
+}

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# dpkg.sh: dpkg installing packages into a root on the disk under test
+# (dpkg --root).  Step I installs version I of the package "sbdcase",
+# whose files are a function of I (a new one each version, one changed,
+# one that goes away); the check asks dpkg for the package's state and
+# compares its files with the version dpkg says is installed.
+. "$SBD_CASES/lib/common.sh"
+
+dpkg_build() { # VERSION DIR: the package's tree and .deb in DIR
+	v=$1 t=$2/sbdcase-$1
+	mkdir -p "$t/DEBIAN" "$t/usr/share/sbdcase" || return
+	printf 'Package: sbdcase\nVersion: %s\nArchitecture: all\nMaintainer: sbd <sbd@localhost>\nDescription: sbd crash case\n' \
+		"$v" > "$t/DEBIAN/control"
+	seq 1 $((v * 300)) | sed "s/\$/ of version $v/" > "$t/usr/share/sbdcase/data"
+	echo "$v" > "$t/usr/share/sbdcase/v$v"
+	dpkg-deb -Zgzip -z1 --root-owner-group --build "$t" "$2/sbdcase-$v.deb" > /dev/null
+}
+
+dpkg_root() {
+	DPKG="dpkg --root=$PWD/root --log=/dev/null --force-script-chrootless --force-not-root"
+}
+
+dpkg_workload() { # safe|unsafe-io
+	scratch
+	mkdir -p root/var/lib/dpkg/info root/var/lib/dpkg/updates root/var/lib/dpkg/triggers &&
+		: > root/var/lib/dpkg/status && : > root/var/lib/dpkg/available && sync -f . || exit 1
+	dpkg_root
+	opt=""
+	[ "$1" = safe ] || opt=--force-unsafe-io
+	mark init || exit 1
+	i=1
+	while [ "$i" -le "$OPS" ]; do
+		dpkg_build "$i" "$SCRATCH" || exit 1
+		$DPKG $opt -i "$SCRATCH/sbdcase-$i.deb" > "$SCRATCH/out" 2>&1 ||
+			{ cat "$SCRATCH/out"; exit 1; }
+		mark "n:$i" || exit 1
+		i=$((i + 1))
+	done
+	rm -rf "$SCRATCH"
+}
+
+dpkg_check() { # durable|consistent
+	level=$1 want=$(committed)
+	[ "$want" != none ] || exit 0
+	dpkg_root
+	# dpkg's own recovery first, as after a reboot: --configure -a.
+	out=$($DPKG --configure -a 2>&1) || { echo "dpkg --configure -a: $(echo "$out" | tail -n 2)"; exit 1; }
+	out=$($DPKG --audit 2>&1)
+	[ -z "$out" ] || { echo "dpkg --audit: $(echo "$out" | head -n 2 | tr '\n' ' ')"; exit 1; }
+	st=$(dpkg-query --root="$PWD/root" -W -f '${Status} ${Version}' sbdcase 2> /dev/null)
+	case $st in
+	"") v=0 ;;
+	"install ok installed "*) v=${st##* } ;;
+	*) echo "sbdcase: $st"; exit 1 ;;
+	esac
+	if [ "$v" -gt 0 ]; then
+		seq 1 $((v * 300)) | sed "s/\$/ of version $v/" | cmp -s - root/usr/share/sbdcase/data ||
+			{ echo "version $v installed, but its data file is not version $v's ($(stat -c %s root/usr/share/sbdcase/data 2>&1))"; exit 1; }
+		[ "$(cat "root/usr/share/sbdcase/v$v" 2> /dev/null)" = "$v" ] ||
+			{ echo "version $v installed, but its file v$v is not there whole"; exit 1; }
+		[ "$(ls root/usr/share/sbdcase)" = "$(printf 'data\nv%s' "$v")" ] ||
+			{ echo "version $v installed, but the package's files are: $(ls root/usr/share/sbdcase | tr '\n' ' ')"; exit 1; }
+	fi
+	judge "$level" "$v" "$want"
+}

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# kv.sh: key-value stores driven by kv.py (LMDB, LevelDB).  The Python
+# program prints each step once its put returned; the shell marks it.
+. "$SBD_CASES/lib/common.sh"
+
+kv_workload() { # ENGINE OPTION
+	mkdir db && sync . || exit 1
+	scratch
+	{ python3 "$SBD_CASES/lib/kv.py" workload "$1" "$2" "$OPS" || echo "exit $?"; } |
+		while read -r i; do
+			case $i in
+			0) sync -f . && mark init ;;
+			exit*) echo "kv.py: $i"; exit 1 ;;
+			*) mark "n:$i" ;;
+			esac || exit 1
+		done
+}
+
+kv_check() { # ENGINE durable|consistent
+	level=$2 want=$(committed)
+	[ "$want" != none ] || exit 0
+	[ -d db ] || { echo "db: missing (the set-up was durable)"; exit 1; }
+	n=$(python3 "$SBD_CASES/lib/kv.py" check "$1" 2>&1) || { echo "$n" | tail -n 3; exit 1; }
+	judge "$level" "$n" "$want"
+}

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# redis.sh: a Redis server with its append-only file on the disk under
+# test.  Step I is "SET kI vI", answered OK; the check starts the server
+# on the crash state (it loads the AOF, as after a reboot) and reads the
+# keys back.  The server listens on a Unix socket off the disk and is
+# always shut down before the script ends: the mount must be free.
+. "$SBD_CASES/lib/common.sh"
+
+redis_start() { # APPENDFSYNC
+	scratch
+	SOCK=$SCRATCH/redis.sock
+	trap 'redis_stop' EXIT
+	redis-server --daemonize yes --port 0 --unixsocket "$SOCK" \
+		--pidfile "$SCRATCH/redis.pid" --logfile "$SCRATCH/redis.log" \
+		--dir "$PWD/data" --save '' --appendonly yes --appendfsync "$1" \
+		--aof-use-rdb-preamble no > "$SCRATCH/start.out" 2>&1 ||
+		{ echo "redis-server: $(tail -n 3 "$SCRATCH/start.out")"; exit 2; }
+	# Wait until it answers or gives up: loading the AOF is part of the
+	# start.  The limit is a time limit on a hang, not a measurement.
+	t=0
+	until [ "$(redis-cli -s "$SOCK" ping 2> /dev/null)" = PONG ]; do
+		t=$((t + 1))
+		if [ $t -gt 600 ] || ! kill -0 "$(cat "$SCRATCH/redis.pid" 2> /dev/null)" 2> /dev/null; then
+			[ $t -le 600 ] || echo "redis-server: no answer in 60 s"
+			echo "redis-server did not start: $(grep -v '^ *$' "$SCRATCH/redis.log" | tail -n 3 | tr '\n' ' ')"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+redis_stop() {
+	[ -n "${SOCK:-}" ] || return 0
+	pid=$(cat "$SCRATCH/redis.pid" 2> /dev/null)
+	redis-cli -s "$SOCK" shutdown nosave > /dev/null 2>&1
+	# Shutting down finishes with the AOF's last fsync: wait for the
+	# process to end, so that nothing holds the mount.
+	while [ -n "$pid" ] && kill -0 "$pid" 2> /dev/null; do sleep 0.1; done
+	rm -rf "$SCRATCH"
+	SOCK=""
+}
+
+redis_workload() { # APPENDFSYNC
+	mkdir data && sync . || exit 1
+	redis_start "$1" || exit 1
+	mark init || exit 1
+	i=1
+	while [ "$i" -le "$OPS" ]; do
+		r=$(redis-cli -s "$SOCK" set "k$i" "$(seq -s , 1 $((i * 50)))v$i") || exit 1
+		[ "$r" = OK ] || { echo "SET k$i: $r"; exit 1; }
+		mark "n:$i" || exit 1
+		i=$((i + 1))
+	done
+}
+
+redis_check() { # durable|consistent
+	level=$1 want=$(committed)
+	[ "$want" != none ] || exit 0
+	[ -d data ] || { echo "data: missing (the set-up was durable)"; exit 1; }
+	redis_start always || exit 1
+	# The keys there must be k1..kN, each whole.
+	n=$(redis-cli -s "$SOCK" dbsize)
+	i=1
+	while [ "$i" -le "$n" ]; do
+		v=$(redis-cli -s "$SOCK" get "k$i")
+		[ "$v" = "$(seq -s , 1 $((i * 50)))v$i" ] ||
+			{ echo "k$i: $(echo "$v" | cut -c1-40) (of $n keys)"; exit 1; }
+		i=$((i + 1))
+	done
+	redis_stop
+	judge "$level" "$n" "$want"
+}

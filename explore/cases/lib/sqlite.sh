@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+# sqlite.sh: SQLite through its sqlite3 shell.  Step I inserts row I, a
+# value of 1,000 to 6,000 bytes (overflow pages) that is a function of I,
+# in its own transaction, with the journal mode and synchronous level of
+# the case.
+. "$SBD_CASES/lib/common.sh"
+
+# sqlite_value EXPR: the SQL for row EXPR's value.
+sqlite_value() {
+	echo "substr(replace(hex(zeroblob(3000)), '00', ($1) || '.'), 1, 1000 + ($1) * 397 % 5000)"
+}
+
+sqlite_workload() { # JOURNAL_MODE SYNCHRONOUS
+	sqlite3 db "pragma journal_mode=$1; create table t(i integer primary key, v text not null);" \
+		> /dev/null || exit 1
+	# The database file's directory entry: the set-up, not a step.
+	sync db . || exit 1
+	mark init || exit 1
+	i=1
+	while [ "$i" -le "$OPS" ]; do
+		sqlite3 db "pragma synchronous=$2; insert into t values($i, $(sqlite_value "$i"));" || exit 1
+		mark "n:$i" || exit 1
+		i=$((i + 1))
+	done
+}
+
+sqlite_check() { # durable|consistent
+	level=$1 want=$(committed)
+	[ "$want" != none ] || exit 0
+	[ -f db ] || { echo "db: missing (the set-up was durable)"; exit 1; }
+	r=$(sqlite3 db "pragma integrity_check;" 2>&1)
+	[ "$r" = ok ] || { echo "integrity_check: $(echo "$r" | head -n 3 | tr '\n' ' ')"; exit 1; }
+	r=$(sqlite3 -separator ' ' db \
+		"select count(*), coalesce(max(i), 0), sum(v != $(sqlite_value i)) from t;" 2>&1) ||
+		{ echo "select: $r"; exit 1; }
+	read -r rows last bad <<-EOF
+	$r
+	EOF
+	[ "$rows" = "$last" ] || { echo "rows: $rows, but the last is $last: a transaction is missing"; exit 1; }
+	[ "${bad:-0}" = 0 ] || { echo "$bad rows with a wrong value"; exit 1; }
+	judge "$level" "$last" "$want"
+}
