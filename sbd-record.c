@@ -19,6 +19,7 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -365,6 +366,90 @@ static void sbd_record_drop(struct sbd_device *dev)
 	kfree(r);
 }
 
+/*
+ * This disk takes a copy of @src's recording, and @src's store for its
+ * own, so that the recording's states can be visited on both at once.
+ * @src's recording has ended and @src is at its end, unwritten since;
+ * this disk is of the same geometry, with the power on, no recording
+ * and no holder.  Its own data, durable or not, is replaced.
+ */
+static int sbd_record_copy(struct sbd_device *dev, struct sbd_device *src)
+{
+	struct sbd_device *first = dev < src ? dev : src;
+	struct sbd_device *second = dev < src ? src : dev;
+	struct sbd_cache *c = &dev->cache, *sc = &src->cache;
+	unsigned int memflags, src_memflags;
+	struct sbd_record *r, *sr;
+	size_t points;
+	u64 pos;
+	int err;
+
+	if (src == dev || !sc->log || src->size != dev->size ||
+	    src->sect_size != dev->sect_size)
+		return -EINVAL;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+
+	/* Two disks' mutexes, always in the array's order. */
+	mutex_lock(&first->cache.mutex);
+	mutex_lock_nested(&second->cache.mutex, SINGLE_DEPTH_NESTING);
+	sbd_lock_openers(dev);
+	sr = sc->rec;
+	err = -EINVAL;
+	if (c->rec || c->off || sbd_disk_claimed(dev->disk) || sc->off ||
+	    !sr || sr->state == SBD_REC_ON || sr->visiting ||
+	    sr->cut_pending || sr->base != sr->npoints || sc->count)
+		goto out;
+	err = -ENOMEM;
+	r->mem = __vmalloc(sr->size, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+				     __GFP_NOWARN);
+	if (!r->mem)
+		goto out;
+	/* Points from the start up, saved bytes from the end down. */
+	points = sr->npoints * sizeof(struct sbd_point);
+	memcpy(r->mem, sr->mem, points);
+	memcpy(r->mem + sr->low, sr->mem + sr->low, sr->size - sr->low);
+	r->size = sr->size;
+	r->low = sr->low;
+	r->npoints = sr->npoints;
+	r->base = sr->base;
+	r->state = sr->state;
+	r->writes = sr->writes;
+	r->flushes = sr->flushes;
+	r->fua_writes = sr->fua_writes;
+	r->marks = sr->marks;
+	r->saved_bytes = sr->saved_bytes;
+
+	sbd_write_back_page_cache(dev->disk);
+	memflags = sbd_freeze_queue(dev->disk->queue);
+	src_memflags = sbd_freeze_queue(src->disk->queue);
+	for (pos = 0; pos < dev->size; pos += SZ_1M) {
+		memcpy(dev->store + pos, src->store + pos,
+		       min_t(u64, SZ_1M, dev->size - pos));
+		cond_resched();
+	}
+	spin_lock(&dev->lock);
+	c->count = 0;
+	c->unflushed_bytes = 0;
+	c->rec = r;
+	c->recordings++;
+	spin_unlock(&dev->lock);
+	sbd_unfreeze_queue(src->disk->queue, src_memflags);
+	sbd_unfreeze_queue(dev->disk->queue, memflags);
+	sbd_drop_page_cache(dev->disk);
+	r = NULL;
+	err = 0;
+out:
+	sbd_unlock_openers(dev);
+	mutex_unlock(&second->cache.mutex);
+	mutex_unlock(&first->cache.mutex);
+	if (r)
+		vfree(r->mem);
+	kfree(r);
+	return err;
+}
+
 /* ------------------------------------------------------------------ */
 /* sysfs: the recording's files in /sys/block/sbdN/sbd/               */
 /* ------------------------------------------------------------------ */
@@ -372,7 +457,8 @@ static void sbd_record_drop(struct sbd_device *dev)
 /*
  * record: "start MIB" starts a recording kept in MIB MiB (points and
  * the bytes each write overwrote); "stop" ends it; "drop" frees it and
- * leaves the disk as it is.  Reads "none", "recording", or how it ended:
+ * leaves the disk as it is; "copy DISK" takes DISK's ended recording and
+ * DISK's data (sbd_record_copy()).  Reads "none", "recording", or how it ended:
  * "stopped", "full" (its memory ran out), "cut" (the power).
  */
 static ssize_t record_show(struct device *d, struct device_attribute *attr,
@@ -399,6 +485,16 @@ static ssize_t record_store(struct device *d, struct device_attribute *attr,
 	int err = -EINVAL;
 
 	word = sbd_next_word(&p, &word_len);
+	if (sbd_word_is(word, word_len, "copy")) {
+		struct sbd_device *src;
+
+		word = sbd_next_word(&p, &word_len);
+		src = word ? sbd_find_disk(word, word_len) : NULL;
+		if (!src || !sbd_input_ends(p))
+			return -EINVAL;
+		err = sbd_record_copy(dev, src);
+		return err ?: len;
+	}
 	if (sbd_word_is(word, word_len, "start") &&
 	    (!sbd_parse_token(&p, &mib) || !mib || mib > SBD_MAX_CACHE_MB))
 		return -EINVAL;

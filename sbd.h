@@ -116,6 +116,9 @@ static inline struct sbd_device *to_sbd(struct device *d)
 	return dev_to_disk(d)->private_data;
 }
 
+/* In sbd.c: a disk by name, for a file that names another one. */
+struct sbd_device *sbd_find_disk(const char *name, size_t len);
+
 /* In sbd-cache.c: a disk with a cache, set up and torn down by sbd.c. */
 blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
 			     u64 pos, u32 len);
