@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+# bug-etcd.sh: a one-member etcd cluster (Debian's etcd-server, run
+# directly, not as a service) with its data directory on the disk under
+# test.  Step I is "etcdctl put kI vI", answered OK; the check starts
+# etcd on the crash state (it replays its write-ahead log, as after a
+# reboot) and reads the keys back.  etcd listens on loopback ports and
+# is always stopped before the script ends.
+. "$SBD_CASES/lib/common.sh"
+
+etcd_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+etcd_start() {
+	scratch
+	trap 'etcd_stop' EXIT
+	ETCD_URL=http://127.0.0.1:$(etcd_port)
+	_peer=http://127.0.0.1:$(etcd_port)
+	etcd --name sbd --data-dir "$PWD/data" --listen-client-urls "$ETCD_URL" \
+		--advertise-client-urls "$ETCD_URL" --listen-peer-urls "$_peer" \
+		--initial-advertise-peer-urls "$_peer" --initial-cluster "sbd=$_peer" \
+		--listen-metrics-urls "" > "$SCRATCH/etcd.log" 2>&1 &
+	ETCD_PID=$!
+	# Wait until it serves or gives up: replaying the log is part of the
+	# start.  A time limit on a hang, not a measurement.
+	t=0
+	until ETCDCTL_API=3 etcdctl --endpoints "$ETCD_URL" --dial-timeout 1s endpoint health > /dev/null 2>&1; do
+		t=$((t + 1))
+		if [ $t -gt 300 ] || ! kill -0 "$ETCD_PID" 2> /dev/null; then
+			[ $t -le 300 ] || echo "etcd: no answer in 60 s"
+			echo "etcd did not start: $(grep -E '"level":"(error|fatal|panic)"|panic:' "$SCRATCH/etcd.log" | head -n 2 | cut -c1-300 | tr '\n' ' ')"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+etcd_stop() {
+	[ -n "${ETCD_PID:-}" ] || return 0
+	kill "$ETCD_PID" 2> /dev/null
+	wait "$ETCD_PID" 2> /dev/null
+	ETCD_PID=""
+	rm -rf "$SCRATCH"
+}
+
+ectl() { ETCDCTL_API=3 etcdctl --endpoints "$ETCD_URL" --command-timeout 60s "$@"; }
+
+etcd_value() { seq -s , 1 $(($1 * 40)) | sed "s/\$/v$1/"; }
+
+etcd_workload() {
+	mkdir data && chmod 700 data && sync . || exit 1
+	mark init || exit 1
+	etcd_start || exit 1
+	i=1
+	while [ "$i" -le "$OPS" ]; do
+		r=$(ectl put "k$i" "$(etcd_value "$i")") || exit 1
+		[ "$r" = OK ] || { echo "put k$i: $r"; exit 1; }
+		mark "n:$i" || exit 1
+		i=$((i + 1))
+	done
+	etcd_stop
+}
+
+etcd_check() { # durable|consistent
+	level=$1 want=$(committed)
+	[ "$want" != none ] || exit 0
+	[ -d data ] || { echo "data: missing (the set-up was durable)"; exit 1; }
+	etcd_start || exit 1
+	n=$(ectl get --prefix --keys-only k | grep -c '^k[0-9]')
+	i=1
+	while [ "$i" -le "$n" ]; do
+		v=$(ectl get --print-value-only "k$i")
+		[ "$v" = "$(etcd_value "$i")" ] ||
+			{ echo "k$i: $(echo "$v" | cut -c1-40) (of $n keys)"; exit 1; }
+		i=$((i + 1))
+	done
+	etcd_stop
+	judge "$level" "$n" "$want"
+}

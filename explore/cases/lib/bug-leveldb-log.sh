@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# bug-leveldb-log.sh: LevelDB bulk loads closed by a synchronous write
+# (bug-leveldb-log.py); the shell marks each step once its synchronous
+# write returned.
+. "$SBD_CASES/lib/common.sh"
+
+ldblog_workload() {
+	mkdir db && sync . || exit 1
+	{ python3 "$SBD_CASES/lib/bug-leveldb-log.py" workload "$OPS" || echo "exit $?"; } |
+		while read -r i; do
+			case $i in
+			0) sync -f . && mark init ;;
+			exit*) echo "bug-leveldb-log.py: $i"; exit 1 ;;
+			*) mark "n:$i" ;;
+			esac || exit 1
+		done
+}
+
+ldblog_check() { # durable|consistent
+	level=$1 want=$(committed)
+	[ "$want" != none ] || exit 0
+	[ -d db ] || { echo "db: missing (the set-up was durable)"; exit 1; }
+	n=$(python3 "$SBD_CASES/lib/bug-leveldb-log.py" check 2>&1) || { echo "$n" | tail -n 3; exit 1; }
+	judge "$level" "$n" "$want"
+}
