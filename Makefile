@@ -65,8 +65,8 @@ NOSIGN := $(if $(filter pkcs11:%,$(SIGKEY))$(wildcard $(KDIR)/$(SIGKEY) $(SIGKEY
 # this is a clone (a release tarball of the module alone has neither).
 SBINDIR ?= /usr/local/sbin
 EXPLORE_DIR := $(patsubst //%,/%,$(DESTROOT)$(SBINDIR))
-EXPLORE := $(wildcard tests/tools/sbd-explore)
-STATEHASH := $(wildcard tests/tools/sbd-statehash.c)
+EXPLORE := $(wildcard explore/sbd-explore)
+STATEHASH := $(wildcard explore/sbd-statehash.c)
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(NOSIGN) \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# sbd-explore (tests/tools/sbd-explore, the user command scripts/sbd-explore):
+# sbd-explore (explore/sbd-explore, the user command scripts/sbd-explore):
 # bad arguments and disks that are not sbd's with a cache are refused
 # before anything is touched; a short exploration of ext4 and xfs with
 # the durable-files workload passes, and of ext4 with the metadata-heavy
@@ -15,10 +15,10 @@
 # Interrupted once a state failed, or with --keep, it keeps what it
 # found: the recording, the reproducers and their files.
 
-# Requires: cache_mb, debugfs; ext4, xfs, btrfs, brd; sbd-explore, sbd-statehash (tests/tools).
+# Requires: cache_mb, debugfs; ext4, xfs, btrfs, brd; sbd-explore, sbd-statehash (explore/).
 # QUICK=0
 
-EXPLORE=./tools/sbd-explore
+EXPLORE=../explore/sbd-explore
 SBD_SYS=/sys/block/sbd0/sbd
 OUT=$TMP/explore
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
