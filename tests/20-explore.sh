@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # sbd-explore (explore/sbd-explore, the user command scripts/sbd-explore):
+# it finds its built-in workloads beside itself, through a link too, or
+# in SBD_EXPLORE_LIB, and refuses a built-in without them;
 # bad arguments and disks that are not sbd's with a cache are refused
 # before anything is touched; a short exploration of ext4 and xfs with
 # the durable-files workload passes, and of ext4 with the metadata-heavy
@@ -60,6 +62,31 @@ mkdir -p "$OUT"
 # as \040; the VM has no mountpoint command).
 mounted() { grep -qF " $(printf '%s' "$1" | sed 's/ /\\040/g') " /proc/mounts; }
 check help sh -c "$EXPLORE --help | grep -q '^Usage: sbd-explore'"
+
+# --- Where the built-in workloads are: beside sbd-explore, also when it
+# is reached through a link (scripts/sbd-explore is one); in
+# SBD_EXPLORE_LIB if that is set.  A copy with neither (and none
+# installed) refuses a built-in, and only a built-in.
+tree_explore=$(cd "$(dirname "$EXPLORE")" && pwd -P)
+mkdir -p "$TMP/link" "$TMP/alone"
+ln -sf "$tree_explore/sbd-explore" "$TMP/link/sbd-explore"
+cp "$EXPLORE" "$TMP/alone/sbd-explore"
+explore_in_tree=$EXPLORE
+EXPLORE=$TMP/link/sbd-explore
+refused builtins-through-a-link 'built-ins are .*@files' --fs ext4 --workload @no-such
+EXPLORE=$TMP/alone/sbd-explore
+refused builtins-missing 'no built-in workloads: no workloads/ directory beside' \
+	--fs ext4 --workload @files
+refused builtins-missing-check 'no built-in workloads' --fs ext4 --workload true --check @files
+refused builtins-not-needed 'is not a block device' --dev /tmp --fs ext4 --workload true
+SBD_EXPLORE_LIB=$tree_explore
+export SBD_EXPLORE_LIB
+refused builtins-from-SBD_EXPLORE_LIB 'built-ins are .*@files' --fs ext4 --workload @no-such
+SBD_EXPLORE_LIB=$TMP
+refused builtins-not-in-SBD_EXPLORE_LIB "SBD_EXPLORE_LIB=$TMP has no workloads/" \
+	--fs ext4 --workload @files
+unset SBD_EXPLORE_LIB
+EXPLORE=$explore_in_tree
 
 # --- Refusals, before any disk is touched: the disk keeps its data and
 # no recording is started.
