@@ -11,6 +11,8 @@
 # application example's variant without the directory's fsync fails
 # on ext4 and xfs where the correct one passes.
 # --points write explores discards (and write-zeroes) too.
+# --profile adds where the time went; without it, the summary has one
+# time line.
 # An --mnt where something is mounted already is refused and left alone.
 # A state whose hash cannot be taken is an error: failed, never passed
 # or skipped.
@@ -152,9 +154,10 @@ unload_sbd
 # ext4's, which it is not built to survive (one such state did not
 # mount, once on 6.12, at a write point under "torn 1").
 check ext4/load load_sbd nsectors=8192 hardsect_size=4096 cache_mb=16 || return
-explore ext4 0 --keep --fs ext4 --workload @files --ops 5 --points write,mark \
+explore ext4 0 --keep --profile --fs ext4 --workload @files --ops 5 --points write,mark \
 	--max-points 8 --random 1 --torn 1
 check_output ext4/some-skipped-as-identical 'checked, [1-9][0-9]* skipped' cat "$OUT.ext4"
+check_output ext4/profile 'time per part: visit .* fsck .*; return ' cat "$OUT.ext4"
 check_fails ext4/nothing-mounted grep -q " $MNT" /proc/mounts
 expect ext4/recording-kept-with-keep stopped "$(cat $SBD_SYS/record)"
 expect ext4/returned-to-the-end end "$(cat $SBD_SYS/visit)"
@@ -251,6 +254,9 @@ unload_sbd
 check meta/load load_sbd nsectors=8192 hardsect_size=4096 cache_mb=16 || return
 explore meta 0 --fs ext4 --workload @meta --ops 200 --seed 7 --points flush,write \
 	--max-points 8 --random 1 --torn 1
+# Without --profile: the summary's one time line, no time per part.
+check_output meta/time '^time: .* states/min' cat "$OUT.meta"
+check_fails meta/no-profile grep -q -e '^time per part' -e '^per checked state' "$OUT.meta"
 
 # A recording that runs out of memory: the points before are explored.
 # Mounted at a directory with a blank in its name (given by the user:
