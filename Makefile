@@ -6,10 +6,14 @@
 #   make KDIR=/path        build against other headers
 #   make clean
 #   make install           install into /lib/modules/RELEASE/extra, run depmod,
-#                          and sbd-explore (with its helper sbd-statehash)
-#                          into SBINDIR, /usr/local/sbin by default
+#                          and make install-explore
 #                          (INSTALL_MOD_PATH=/staging/root honoured)
-#   make uninstall         remove it again, run depmod
+#   make install-explore   sbd-explore (with its helper sbd-statehash) into
+#                          SBINDIR, its workloads into EXPLORE_SHARE/workloads
+#                          (PREFIX/sbin and PREFIX/share/sbd/explore, PREFIX
+#                          /usr/local by default); no kernel headers needed
+#   make uninstall         remove it all again, run depmod
+#   make uninstall-explore remove what install-explore installed
 #   make lint              checkpatch, sparse and W=1 on all kernels (as root)
 #   make demo              boot a VM and show sbd at work (as root)
 #   make test              run the whole test suite in VMs (as root)
@@ -61,29 +65,45 @@ MODDIR := $(patsubst //%,/%,$(DESTROOT)/lib/modules/$(KVER))
 SIGKEY := $(shell sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"/\1/p' $(KDIR)/.config 2>/dev/null)
 NOSIGN := $(if $(filter pkcs11:%,$(SIGKEY))$(wildcard $(KDIR)/$(SIGKEY) $(SIGKEY)),,CONFIG_MODULE_SIG_ALL=)
 
-# The crash explorer and its state hasher go next to the module, when
-# this is a clone (a release tarball of the module alone has neither).
-SBINDIR ?= /usr/local/sbin
+# The crash explorer, its state hasher and its built-in workloads go
+# next to the module, when this is a clone (a release tarball of the
+# module alone has none of them).  The installed sbd-explore is told
+# where its workloads are (the line EXPLORE_SHARE=, without the staging
+# root).
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+EXPLORE_SHARE ?= $(PREFIX)/share/sbd/explore
 EXPLORE_DIR := $(patsubst //%,/%,$(DESTROOT)$(SBINDIR))
-EXPLORE := $(wildcard tests/tools/sbd-explore)
-STATEHASH := $(wildcard tests/tools/sbd-statehash.c)
+EXPLORE_LIB := $(patsubst //%,/%,$(DESTROOT)$(EXPLORE_SHARE))
+EXPLORE := $(wildcard explore/sbd-explore)
+STATEHASH := $(wildcard explore/sbd-statehash.c)
+WORKLOADS := $(wildcard explore/workloads/README explore/workloads/*.sh)
 
-install: modules
+install: modules install-explore
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(NOSIGN) \
 		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(DESTROOT)) modules_install
 	depmod -b $(DESTROOT) $(KVER)
+
+install-explore:
 ifneq ($(EXPLORE),)
-	install -D -m 0755 $(EXPLORE) $(EXPLORE_DIR)/sbd-explore
+	install -d $(EXPLORE_DIR) $(EXPLORE_LIB)/workloads
+	sed 's|^EXPLORE_SHARE=.*|EXPLORE_SHARE=$(EXPLORE_SHARE)|' $(EXPLORE) > $(EXPLORE_DIR)/sbd-explore
+	chmod 0755 $(EXPLORE_DIR)/sbd-explore
+	install -m 0644 $(WORKLOADS) $(EXPLORE_LIB)/workloads/
 endif
 ifneq ($(STATEHASH),)
 	$(CC) -O2 -Wall -o sbd-statehash $(STATEHASH)
 	install -D -m 0755 sbd-statehash $(EXPLORE_DIR)/sbd-statehash
 endif
 
-uninstall:
+uninstall: uninstall-explore
 	rm -f $(foreach s,.ko .ko.xz .ko.gz .ko.zst,$(MODDIR)/extra/sbd$(s))
-	rm -f $(EXPLORE_DIR)/sbd-explore $(EXPLORE_DIR)/sbd-statehash
 	depmod -b $(DESTROOT) $(KVER)
+
+uninstall-explore:
+	rm -f $(EXPLORE_DIR)/sbd-explore $(EXPLORE_DIR)/sbd-statehash \
+		$(addprefix $(EXPLORE_LIB)/workloads/,$(notdir $(WORKLOADS)))
+	rmdir $(EXPLORE_LIB)/workloads $(EXPLORE_LIB) $(dir $(EXPLORE_LIB)) 2>/dev/null || true
 
 lint:
 	scripts/lint.sh
@@ -94,4 +114,4 @@ demo:
 test:
 	scripts/run-tests.sh
 
-.PHONY: all modules clean install uninstall lint demo test
+.PHONY: all modules clean install install-explore uninstall uninstall-explore lint demo test

@@ -6,7 +6,7 @@
 # sbd's tests: busybox for the basics, real binaries (dash, kmod, fio,
 # e2fsprogs, xfsprogs, util-linux) with their libraries, the kernel's
 # own modules sbd is tested with and against, $SBD_OUT/build/TIER/sbd.ko,
-# and tests/.  /init runs "tests/ENTRY ARGS..." and powers off.
+# tests/ and explore/.  /init runs "tests/ENTRY ARGS..." and powers off.
 . "$(dirname "$0")/lib.sh"
 tier=${1:?usage: make-initramfs.sh TIER OUTPUT ENTRY [ARGS...]}
 out=${2:?output file}
@@ -89,9 +89,12 @@ cp "$ko" "$root/sbd.ko"
 depmod -b "$root" "$rel"
 
 cp -r "$SBD_ROOT/tests" "$root/tests"
-# The tests' own small programs (tests/tools/*.c), static: no libraries
-# to copy, and the same binary serves every kernel.
-for c in "$SBD_ROOT"/tests/tools/*.c; do
+# The crash explorer beside them, as in the tree (/explore/sbd-explore).
+cp -r "$SBD_ROOT/explore" "$root/explore"
+# The tests' own small programs (tests/tools/*.c) and the explorer's
+# (explore/*.c), static: no libraries to copy, and the same binary
+# serves every kernel.
+for c in "$SBD_ROOT"/tests/tools/*.c "$SBD_ROOT"/explore/*.c; do
 	gcc -O2 -Wall -Wextra -Werror -static -o "$root/usr/bin/$(basename "$c" .c)" "$c" ||
 		die "cannot build $c"
 done

@@ -38,7 +38,7 @@ while IFS= read -r line; do
 	dir=$work/$n
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
-	(cd "$SBD_ROOT" && cp -a Makefile Kbuild ./*.[ch] scripts tests "$dir/src/")
+	(cd "$SBD_ROOT" && cp -a Makefile Kbuild ./*.[ch] scripts tests explore "$dir/src/")
 	(cd "$dir/src" && perl -0pi -e "$subst" ./*.[ch])
 	if (cd "$SBD_ROOT" && for f in *.[ch]; do cmp -s "$f" "$dir/src/$f" || exit 1; done); then
 		bad "$name"; echo "    the substitution matches no source file: $subst"

@@ -16,6 +16,11 @@
 #   TIER/make-install, TIER/modprobe-resolves, TIER/make-uninstall
 #                     "make install" into a staging root, modprobe -d
 #                     finds it, "make uninstall" removes it again
+#   explore/make-install, explore/installed-files, explore/make-uninstall,
+#   explore/make-install-prefix, explore/installed-finds-workloads
+#                     sbd-explore, its helper and workloads, as "make
+#                     install" puts them (install-explore): in place,
+#                     removed again, and found from where they were put
 #   TIER-dkms/...     the module DKMS built, packed into TIER's initramfs
 #                     and booted: tests/00-smoke.sh with insmod, then
 #                     tests/vm-packaging.sh loads it by name with the
@@ -163,6 +168,53 @@ for tier in $PKG_KERNELS; do
 	fi
 	make -C "$src" KDIR="$kdir" clean >/dev/null 2>&1 || true
 done
+
+# The crash explorer as a clone installs it (make install runs
+# install-explore, which needs no kernel headers).  Into a staging root:
+# every file in place, the installed sbd-explore naming where its
+# workloads will be without the root, and make uninstall-explore leaving
+# no file.  Into a prefix of its own: run from there, it finds them and
+# knows the built-ins its source tree knows.
+clone=$out/clone
+mkdir -p "$clone"
+cp -r "$SBD_ROOT/Makefile" "$SBD_ROOT/explore" "$clone/"
+stage=$out/stage-explore
+if check explore/make-install "$out/explore-install.log" \
+	make -C "$clone" INSTALL_MOD_PATH="$stage" install-explore; then
+	missing=""
+	for f in sbin/sbd-explore sbin/sbd-statehash share/sbd/explore/workloads/README \
+		$(cd "$clone/explore" && printf 'share/sbd/explore/%s\n' workloads/*.sh); do
+		[ -s "$stage/usr/local/$f" ] || missing="$missing $f"
+	done
+	share=$(grep '^EXPLORE_SHARE=' "$stage/usr/local/sbin/sbd-explore")
+	if [ -z "$missing" ] && [ "$share" = EXPLORE_SHARE=/usr/local/share/sbd/explore ]; then
+		ok explore/installed-files
+	else
+		bad explore/installed-files "missing under $stage/usr/local:${missing:- none}" \
+			"the installed sbd-explore says: $share"
+	fi
+	if make -C "$clone" INSTALL_MOD_PATH="$stage" uninstall-explore \
+		>"$out/explore-uninstall.log" 2>&1 && [ -z "$(find "$stage" -type f)" ]; then
+		ok explore/make-uninstall
+	else
+		bad explore/make-uninstall "left in $stage:" "$(find "$stage" -type f)" \
+			"$(tail -n 5 "$out/explore-uninstall.log")"
+	fi
+fi
+prefix=$out/prefix-explore
+# (exit 2, naming the built-ins: any other workload would be refused so)
+builtins() { (cd / && "$1" --fs ext4 --workload @no-such 2>&1; echo "exit $?"); }
+if check explore/make-install-prefix "$out/explore-install-prefix.log" \
+	make -C "$clone" PREFIX="$prefix" install-explore; then
+	want=$(builtins "$clone/explore/sbd-explore")
+	got=$(builtins "$prefix/sbin/sbd-explore")
+	if [[ $want == *"built-ins are @"*"exit 2" ]] && [ "$got" = "$want" ]; then
+		ok explore/installed-finds-workloads
+	else
+		bad explore/installed-finds-workloads "the tree's: $want" "installed:  $got"
+	fi
+	make -C "$clone" PREFIX="$prefix" uninstall-explore >/dev/null 2>&1 || true
+fi
 
 # Boot the module DKMS built: the smoke test (insmod), then the
 # packaging area (modprobe by name, with examples/ installed in /etc).

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# sbd-explore (tests/tools/sbd-explore, the user command scripts/sbd-explore):
+# sbd-explore (explore/sbd-explore, the user command scripts/sbd-explore):
+# it finds its built-in workloads beside itself, through a link too, or
+# in SBD_EXPLORE_LIB, and refuses a built-in without them;
 # bad arguments and disks that are not sbd's with a cache are refused
 # before anything is touched; a short exploration of ext4 and xfs with
 # the durable-files workload passes, and of ext4 with the metadata-heavy
@@ -9,16 +11,18 @@
 # application example's variant without the directory's fsync fails
 # on ext4 and xfs where the correct one passes.
 # --points write explores discards (and write-zeroes) too.
+# --profile adds where the time went; without it, the summary has one
+# time line.
 # An --mnt where something is mounted already is refused and left alone.
 # A state whose hash cannot be taken is an error: failed, never passed
 # or skipped.
 # Interrupted once a state failed, or with --keep, it keeps what it
 # found: the recording, the reproducers and their files.
 
-# Requires: cache_mb, debugfs; ext4, xfs, btrfs, brd; sbd-explore, sbd-statehash (tests/tools).
+# Requires: cache_mb, debugfs; ext4, xfs, btrfs, brd; sbd-explore, sbd-statehash (explore/).
 # QUICK=0
 
-EXPLORE=./tools/sbd-explore
+EXPLORE=../explore/sbd-explore
 SBD_SYS=/sys/block/sbd0/sbd
 OUT=$TMP/explore
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
@@ -60,6 +64,31 @@ mkdir -p "$OUT"
 # as \040; the VM has no mountpoint command).
 mounted() { grep -qF " $(printf '%s' "$1" | sed 's/ /\\040/g') " /proc/mounts; }
 check help sh -c "$EXPLORE --help | grep -q '^Usage: sbd-explore'"
+
+# --- Where the built-in workloads are: beside sbd-explore, also when it
+# is reached through a link (scripts/sbd-explore is one); in
+# SBD_EXPLORE_LIB if that is set.  A copy with neither (and none
+# installed) refuses a built-in, and only a built-in.
+tree_explore=$(cd "$(dirname "$EXPLORE")" && pwd -P)
+mkdir -p "$TMP/link" "$TMP/alone"
+ln -sf "$tree_explore/sbd-explore" "$TMP/link/sbd-explore"
+cp "$EXPLORE" "$TMP/alone/sbd-explore"
+explore_in_tree=$EXPLORE
+EXPLORE=$TMP/link/sbd-explore
+refused builtins-through-a-link 'built-ins are .*@files' --fs ext4 --workload @no-such
+EXPLORE=$TMP/alone/sbd-explore
+refused builtins-missing 'no built-in workloads: no workloads/ directory beside' \
+	--fs ext4 --workload @files
+refused builtins-missing-check 'no built-in workloads' --fs ext4 --workload true --check @files
+refused builtins-not-needed 'is not a block device' --dev /tmp --fs ext4 --workload true
+SBD_EXPLORE_LIB=$tree_explore
+export SBD_EXPLORE_LIB
+refused builtins-from-SBD_EXPLORE_LIB 'built-ins are .*@files' --fs ext4 --workload @no-such
+SBD_EXPLORE_LIB=$TMP
+refused builtins-not-in-SBD_EXPLORE_LIB "SBD_EXPLORE_LIB=$TMP has no workloads/" \
+	--fs ext4 --workload @files
+unset SBD_EXPLORE_LIB
+EXPLORE=$explore_in_tree
 
 # --- Refusals, before any disk is touched: the disk keeps its data and
 # no recording is started.
@@ -125,9 +154,10 @@ unload_sbd
 # ext4's, which it is not built to survive (one such state did not
 # mount, once on 6.12, at a write point under "torn 1").
 check ext4/load load_sbd nsectors=8192 hardsect_size=4096 cache_mb=16 || return
-explore ext4 0 --keep --fs ext4 --workload @files --ops 5 --points write,mark \
+explore ext4 0 --keep --profile --fs ext4 --workload @files --ops 5 --points write,mark \
 	--max-points 8 --random 1 --torn 1
 check_output ext4/some-skipped-as-identical 'checked, [1-9][0-9]* skipped' cat "$OUT.ext4"
+check_output ext4/profile 'time per part: visit .* fsck .*; return ' cat "$OUT.ext4"
 check_fails ext4/nothing-mounted grep -q " $MNT" /proc/mounts
 expect ext4/recording-kept-with-keep stopped "$(cat $SBD_SYS/record)"
 expect ext4/returned-to-the-end end "$(cat $SBD_SYS/visit)"
@@ -224,6 +254,9 @@ unload_sbd
 check meta/load load_sbd nsectors=8192 hardsect_size=4096 cache_mb=16 || return
 explore meta 0 --fs ext4 --workload @meta --ops 200 --seed 7 --points flush,write \
 	--max-points 8 --random 1 --torn 1
+# Without --profile: the summary's one time line, no time per part.
+check_output meta/time '^time: .* states/min' cat "$OUT.meta"
+check_fails meta/no-profile grep -q -e '^time per part' -e '^per checked state' "$OUT.meta"
 
 # A recording that runs out of memory: the points before are explored.
 # Mounted at a directory with a blank in its name (given by the user:

@@ -99,14 +99,14 @@ step "rmmod sbd" rmmod sbd
 say "\$ insmod sbd.ko nsectors=65536 cache_mb=16"
 step "load with a write cache" insmod /sbd.ko nsectors=65536 cache_mb=16
 say "\$ sbd-explore --fs ext4 --workload @files --ops 3 --points mark --max-points 6 --random 1 --torn 1"
-./tools/sbd-explore -q --fs ext4 --workload @files --ops 3 --points mark --max-points 6 \
+../explore/sbd-explore -q --fs ext4 --workload @files --ops 3 --points mark --max-points 6 \
 	--random 1 --torn 1 --save "$TMP/explore" > "$TMP/explore.out" 2>&1
 rc=$?
 sed -n '/points recorded/,/^all .* passed$/p' "$TMP/explore.out" | grep -v '^$' |
 	while IFS= read -r l; do say "    $l"; done
 if [ $rc = 0 ]; then say "  ok    every crash state passed"; else say "  FAIL  sbd-explore exited $rc: $(tail -n 3 "$TMP/explore.out" | tr '\n' ' ')"; FAILED=1; fi
 say "\$ the same with --mount-opts barrier=0 (ext4 sends no flushes), at 3 marks, nothing unflushed kept"
-./tools/sbd-explore -q --fs ext4 --mount-opts barrier=0 --workload @files --ops 3 --points mark \
+../explore/sbd-explore -q --fs ext4 --mount-opts barrier=0 --workload @files --ops 3 --points mark \
 	--max-points 3 --random 0 --torn 0 --save-max 0 --save "$TMP/explore" > "$TMP/explore.out" 2>&1
 rc=$?
 if [ $rc = 1 ]; then

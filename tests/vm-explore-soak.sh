@@ -17,7 +17,7 @@ MINUTES=${1:-20}
 OPS=${2:-200}
 MAXP=${3:-12}
 seed=${4:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
-EXPLORE=./tools/sbd-explore
+EXPLORE=../explore/sbd-explore
 mkdir -p "$TMP"
 echo "@@ | first seed $seed, $OPS operations a round, at most $MAXP points, $MINUTES minutes"
 up() { cut -d. -f1 /proc/uptime; }
