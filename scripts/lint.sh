@@ -137,7 +137,7 @@ fi
 # directive comment where they are.
 sc_out=$(cd "$SBD_ROOT" && {
 	shellcheck -f gcc -s bash scripts/*.sh
-	shellcheck -f gcc -s sh tests/*.sh tests/debug/*.sh tests/tools/sbd-explore
+	shellcheck -f gcc -s sh tests/*.sh tests/debug/*.sh tests/apps/*.sh tests/tools/sbd-explore
 	shellcheck -f gcc .ci/run
 } 2>&1)
 if [ -z "$sc_out" ]; then
