@@ -26,6 +26,8 @@ kernel=$(kernel_dir "$tier")/vmlinuz
 # stack dumps included; printk.devkmsg=on lets their markers in unlimited.
 VM_APPEND=${VM_APPEND:-console=ttyS0 quiet loglevel=1 panic=-1 oops=panic}
 VM_APPEND="$VM_APPEND log_buf_len=32M printk.devkmsg=on"
+# More QEMU arguments, split on blanks (run-apps.sh: the -virtfs shares).
+read -ra qemu_extra <<< "${VM_QEMU_EXTRA:-}"
 
 # boot LOG: one boot, console to LOG; returns qemu's (or timeout's) status.
 boot() {
@@ -33,7 +35,7 @@ boot() {
 		qemu-system-x86_64 -accel tcg -cpu max -smp "$VM_CPUS" \
 		-m "$VM_MEM" -nographic -no-reboot -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$initrd" -append "$VM_APPEND" \
-		</dev/null >"$1" 2>&1
+		"${qemu_extra[@]}" </dev/null >"$1" 2>&1
 }
 
 mkdir -p "$(dirname "$logf")"

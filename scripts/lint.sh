@@ -137,7 +137,8 @@ fi
 # directive comment where they are.
 sc_out=$(cd "$SBD_ROOT" && {
 	shellcheck -f gcc -s bash scripts/*.sh
-	shellcheck -f gcc -s sh tests/*.sh tests/debug/*.sh explore/sbd-explore explore/workloads/*.sh
+	shellcheck -f gcc -s sh tests/*.sh tests/debug/*.sh tests/apps/*.sh explore/sbd-explore explore/sbd-corpus \
+		explore/workloads/*.sh explore/cases/lib/*.sh explore/cases/*/workload explore/cases/*/check
 	shellcheck -f gcc .ci/run
 } 2>&1)
 if [ -z "$sc_out" ]; then
