@@ -12,7 +12,7 @@
 # on ext4 and xfs where the correct one passes.
 # --points write explores discards (and write-zeroes) too.
 # --profile adds where the time went; without it, the summary has one
-# time line.
+# time line.  busybox's sh runs it as dash does.
 # An --mnt where something is mounted already is refused and left alone.
 # A state whose hash cannot be taken is an error: failed, never passed
 # or skipped.
@@ -350,6 +350,19 @@ explore db-nodirsync 1 --fs ext4 --workload @db-nodirsync --ops 4 --points mark 
 check_output db-nodirsync/lost-a-version 'FAIL \([0-9]+ none\).*but version [0-9]+ was committed' \
 	cat "$OUT.db-nodirsync"
 echo drop > $SBD_SYS/record
+# Shorter runs of the same two under busybox's sh (dash runs the rest),
+# one with --profile: sbd-explore is for any POSIX sh.
+printf '#!/bin/sh\nexec busybox sh %s "$@"\n' "$tree_explore/sbd-explore" > "$TMP/busybox-explore"
+chmod +x "$TMP/busybox-explore"
+EXPLORE=$TMP/busybox-explore
+explore busybox-db 0 --profile --fs ext4 --workload @db --ops 2 --points mark --random 1 --torn 1
+check_output busybox-db/profile '^time per part: ' cat "$OUT.busybox-db"
+explore busybox-db-nodirsync 1 --fs ext4 --workload @db-nodirsync --ops 2 --points mark \
+	--random 0 --torn 0 --save-max 1
+check_output busybox-db-nodirsync/lost-a-version \
+	'FAIL \([0-9]+ none\).*but version [0-9]+ was committed' cat "$OUT.busybox-db-nodirsync"
+echo drop > $SBD_SYS/record
+EXPLORE=$explore_in_tree
 unload_sbd
 
 # --- xfs with its defaults (bookworm's mkfs.xfs wants 300 MiB).
