@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0
+# sbd-explore --jobs: one recording explored on several disks at once,
+# each holding a copy ("record copy").  Every state is explored exactly
+# once, and the verdicts are those of one job on the same recording
+# (--again explores a kept recording again); the reproducers name the
+# disk that keeps the recording; the copies are gone afterwards, also
+# after an interrupt; disks that cannot take a copy are refused before
+# anything is touched.  --json lists every state.  A process left in the
+# mount stops the run, named, and is left running.
+
+# Requires: cache_mb, debugfs, ndevices, sizes; ext4; sbd-explore, sbd-statehash (explore/).
+# QUICK=0
+
+# shellcheck disable=SC2086 # $STATES: the explorer's options, split on purpose
+EXPLORE=../explore/sbd-explore
+OUT=$TMP/jobs
+mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+rec() { cat "/sys/block/$1/sbd/record"; }
+mkdir -p "$OUT"
+
+# explore NAME WANT-EXIT ARGS...: run sbd-explore, output in $OUT/NAME.out.
+explore() {
+	_n=$1 _want=$2
+	shift 2
+	"$EXPLORE" --save "$OUT/$_n" --json "$OUT/$_n.json" "$@" > "$OUT/$_n.out" 2>&1
+	_rc=$?
+	expect "$_n/exit-$_want" "$_want" "$_rc" || sed 's/^/@@ | /' "$OUT/$_n.out" | tail -n 30
+}
+# states NAME: "POINT POLICY RESULT" of each state of NAME's JSON, sorted.
+states() {
+	sed -n 's/.*"point": \([0-9]*\), "kind": "[a-z]*", "policy": "\([^"]*\)", "result": "\([a-z]*\)".*/\1 \2 \3/p' \
+		"$OUT/$1.json" | sort
+}
+# refused NAME PATTERN ARGS...: exit 2, saying PATTERN.
+refused() {
+	_n=$1 _re=$2
+	shift 2
+	_out=$("$EXPLORE" "$@" 2>&1)
+	_rc=$?
+	if [ $_rc = 2 ] && printf '%s\n' "$_out" | grep -q -- "$_re"; then
+		pass "refuse/$_n"
+	else
+		fail "refuse/$_n" "sbd-explore $* exited $_rc, expected 2 and /$_re/:" "$_out"
+	fi
+}
+
+check load load_sbd ndevices=4 sizes=32M,32M,32M,16M hardsect_size=4096 cache_mb=16 || return
+STATES="--fs ext4 --check @db --points flush,fua,mark --max-points 5 --random 1 --torn 1 --no-dedup -q"
+
+# --- One job records and explores, and keeps the recording.
+explore one 1 --dev /dev/sbd0 --workload @db-nodirsync --ops 4 --keep $STATES || return
+expect one/kept stopped "$(rec sbd0)"
+_total=$(states one | grep -c .)
+check one/states-listed test "$_total" -gt 10
+
+# --- The same recording, two jobs: the same states, each once, the
+# same verdicts; the copy is gone; the reproducers name sbd0.
+explore two 1 --again --dev /dev/sbd0,/dev/sbd1 $STATES
+expect two/same-verdicts "$(states one)" "$(states two)"
+expect two/each-state-once "" "$(states two | awk '{ print $1, $2, $3, $4 }' | sort | uniq -d)"
+expect two/copy-dropped none "$(rec sbd1)"
+expect two/recording-kept stopped "$(rec sbd0)"
+expect two/reproducers-name-the-kept-disk 0 "$(grep -c 'reproduce: .*--dev /dev/sbd1' "$OUT/two/reproduce")"
+_repro=$(sed -n 's/^  reproduce: sbd-explore //p' "$OUT/two/reproduce" | head -n 1)
+if [ -n "$_repro" ]; then
+	# shellcheck disable=SC2086 # the reproducer's words, as printed
+	eval "\"$EXPLORE\" $_repro" > "$OUT/repro.out" 2>&1
+	expect two/reproducer-fails-again 1 "$?"
+else
+	fail two/reproducer-fails-again "no reproducer in $OUT/two/reproduce"
+fi
+
+# Three disks, three jobs.
+explore three 1 --again --dev /dev/sbd0,/dev/sbd1,/dev/sbd2 $STATES
+expect three/same-verdicts "$(states one)" "$(states three)"
+expect three/copies-dropped "none none" "$(rec sbd1) $(rec sbd2)"
+
+# --- Refused, with nothing touched.
+_sum3=$(dev_sum /dev/sbd3)
+refused other-size "not of /dev/sbd0's size" --again --dev /dev/sbd0,/dev/sbd3 $STATES
+expect refuse/other-size-untouched "none $_sum3" "$(rec sbd3) $(dev_sum /dev/sbd3)"
+refused twice "twice" --again --dev /dev/sbd0,/dev/sbd0 $STATES
+refused too-many-jobs "needs 3 disks" --again --dev /dev/sbd0,/dev/sbd1 --jobs 3 $STATES
+refused profile "profile" --again --dev /dev/sbd0,/dev/sbd1 --profile $STATES
+refused again-and-workload "give no --workload" --again --workload @db $STATES
+echo 'start 1' > /sys/block/sbd1/sbd/record
+refused holds-a-recording "already holds a recording" --again --dev /dev/sbd0,/dev/sbd1 $STATES
+expect refuse/holds-a-recording-untouched recording "$(rec sbd1)"
+echo stop > /sys/block/sbd1/sbd/record
+echo drop > /sys/block/sbd1/sbd/record
+
+# --- Interrupted: the check of the second state sends the SIGINT (no
+# timing); the jobs stop, nothing stays mounted, the copy goes, the
+# kept recording stays, at its end.
+cat > "$OUT/int-check" <<'INT'
+if [ -e "$1.checked" ]; then
+	kill -INT "$(cat "$1.pid")"
+	exit 0
+fi
+: > "$1.checked"
+INT
+rm -f "$OUT/int.checked"
+# shellcheck disable=SC2016 # $1 and $@: the inner shell's
+sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$OUT/int.pid" "$EXPLORE" --again \
+	--dev /dev/sbd0,/dev/sbd1 --fs ext4 --check "sh $OUT/int-check $OUT/int" --points mark \
+	--max-points 4 --random 0 --torn 0 --no-dedup --save "$OUT/int" > "$OUT/int.out" 2>&1
+expect int/exit-130 130 "$?" || sed 's/^/@@ | /' "$OUT/int.out"
+check_fails int/nothing-mounted grep -q "^/dev/sbd[01] " /proc/mounts
+expect int/copy-dropped none "$(rec sbd1)"
+expect int/recording-kept "stopped end" "$(rec sbd0) $(cat /sys/block/sbd0/sbd/visit)"
+
+# --- A check that leaves a process in the mount: the run stops and says
+# which process holds it, and leaves it running (it did not start it as
+# a server it knows); the test then stops it and cleans up.
+"$EXPLORE" --again --dev /dev/sbd0 --fs ext4 --check 'sleep 600 > /dev/null 2>&1 &' --points mark \
+	--max-points 1 --random 0 --torn 0 --save "$OUT/held" > "$OUT/held.out" 2>&1
+expect held/exit-2 2 "$?" || sed 's/^/@@ | /' "$OUT/held.out"
+check_output held/names-the-holder 'held by: [0-9]* sleep 600' cat "$OUT/held.out"
+_pid=$(sed -n 's/.*held by: \([0-9]*\) sleep 600.*/\1/p' "$OUT/held.out" | head -n 1)
+check held/holder-left-running kill -0 "${_pid:-0}"
+[ -z "$_pid" ] || kill "$_pid"
+while [ -n "$_pid" ] && kill -0 "$_pid" 2> /dev/null; do sleep 0.1; done
+grep -q "^/dev/sbd0 " /proc/mounts && umount "$(awk '$1 == "/dev/sbd0" { print $2; exit }' /proc/mounts)"
+echo end > /sys/block/sbd0/sbd/visit
+expect held/recording-kept stopped "$(rec sbd0)"
+
+echo drop > /sys/block/sbd0/sbd/record
+unload_sbd || fail unload "sbd still loaded"
