@@ -22,8 +22,8 @@
 #   /tests/    tests/vm-lib.sh, tests/vm-run-areas.sh, all of tests/apps/
 #   /usr/local/bin/   the tools built from tests/tools/*.c (and explore/*.c,
 #              if any), static, and sbd-explore
-#   /usr/local/lib/sbd/   the explorer with its files (all of explore/ if
-#              the tree has it, else tests/tools/sbd-explore), busybox
+#   /usr/local/lib/sbd/   the explorer with its files (all of explore/:
+#              sbd-explore, sbd-corpus and the corpus), busybox
 #              (for poweroff and the loopback interface), stage2
 . "$(dirname "$0")/lib.sh"
 tier=${1:?usage: make-apps-initramfs.sh TIER OUTPUT [SCRIPT...]}
@@ -96,19 +96,13 @@ for c in "$SBD_ROOT"/tests/tools/*.c "$SBD_ROOT"/explore/*.c; do
 done
 shopt -u nullglob
 lib=$pay/usr/local/lib/sbd
-if [ -d "$SBD_ROOT/explore" ]; then
-	cp -r "$SBD_ROOT/explore" "$lib/explore"
-	explorer=$(cd "$lib" && find explore -name sbd-explore -type f | sort | head -n 1)
-else
-	mkdir -p "$lib/explore"
-	cp "$SBD_ROOT/tests/tools/sbd-explore" "$lib/explore/"
-	explorer=explore/sbd-explore
-fi
-[ -n "$explorer" ] || die "no sbd-explore in $SBD_ROOT/explore"
-# A wrapper, not a link: the explorer finds its files from its own path.
-printf '#!/bin/sh\nexec /usr/local/lib/sbd/%s "$@"\n' "$explorer" \
-	> "$pay/usr/local/bin/sbd-explore"
-chmod +x "$pay/usr/local/bin/sbd-explore" "$lib/$explorer"
+cp -r "$SBD_ROOT/explore" "$lib/explore"
+# Wrappers, not links: the explorer finds its files from its own path.
+for t in sbd-explore sbd-corpus; do
+	printf '#!/bin/sh\nexec /usr/local/lib/sbd/explore/%s "$@"\n' "$t" \
+		> "$pay/usr/local/bin/$t"
+	chmod +x "$pay/usr/local/bin/$t" "$lib/explore/$t"
+done
 cp /bin/busybox "$lib/busybox"
 
 # Stage 2, in the full root (dash as PID 1).

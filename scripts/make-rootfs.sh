@@ -28,8 +28,8 @@ VARIANT=minbase
 ROOTFS_PKGS="
 	coreutils util-linux mount fdisk kmod procps psmisc gzip dpkg
 	e2fsprogs xfsprogs btrfs-progs dmsetup
-	sqlite3 git redis-server redis-tools postgresql lmdb-utils
-	python3 python3-plyvel
+	sqlite3 git redis-server redis-tools postgresql lmdb-utils rsync
+	python3 python3-plyvel python3-lmdb etcd-server etcd-client
 "
 
 # shellcheck disable=SC2086 # a list of names

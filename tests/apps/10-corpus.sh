@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# The application corpus (explore/cases), its quick subset: each case
+# recorded on ext4 and explored by sbd-explore through sbd-corpus, its
+# verdict judged against what the application's documentation promises
+# (a "caught" case's reproducer must fail again).  SBD_CORPUS_ALL=1 (the
+# corpus soak) runs every case on ext4 and xfs instead.
+
+# Requires: sbd.ko, cache_mb, debugfs; the root's applications (each
+# case's NEEDS, else it is skipped); sbd-corpus, sbd-explore.
+# QUICK=1: in the quick run (QUICK=1 scripts/run-apps.sh).
+
+# Two disks: sbd-explore explores each case on both at once.
+check load load_sbd ndevices=2 nsectors=1048576 cache_mb=64 || return
+if [ "${SBD_CORPUS_ALL:-0}" = 1 ]; then
+	set -- --fs ext4,xfs
+else
+	set -- --quick --fs ext4
+fi
+sbd-corpus "$@" --dev /dev/sbd0,/dev/sbd1 --save "$TMP/corpus" --junit "$TMP/corpus.xml" > "$TMP/corpus.out" 2>&1
+_rc=$?
+# sbd-corpus's own lines, as the harness counts them.
+while read -r _kind _id _rest; do
+	case $_kind in
+	ok) pass "corpus/$_id" ;;
+	FAIL) fail "corpus/${_id%:}" "$_rest" \
+		"$(grep -v '^ *$' "$TMP/corpus/$(echo "${_id%:}" | tr / -)/explore.log" 2> /dev/null | tail -n 12)" ;;
+	skip) skip "corpus/${_id%:}" "$_rest" ;;
+	esac
+done < "$TMP/corpus.out"
+expect corpus/exit-status "$([ "$(grep -c '^FAIL ' "$TMP/corpus.out")" = 0 ] && echo 0 || echo 1)" "$_rc"
+check corpus/junit grep -q '<testsuite name="sbd-corpus"' "$TMP/corpus.xml"
+unload_sbd || fail unload "sbd still loaded"
