@@ -110,7 +110,7 @@ say "\$ the same with --mount-opts barrier=0 (ext4 sends no flushes), at 3 marks
 	--max-points 3 --random 0 --torn 0 --save-max 0 --save "$TMP/explore" > "$TMP/explore.out" 2>&1
 rc=$?
 if [ $rc = 1 ]; then
-	say "  ok    caught: $(grep -c '^FAIL (' "$TMP/explore.out") failing states, e.g.:"
+	say "  ok    caught: $(grep '^FAIL (' "$TMP/explore.out" | sort -u | grep -c .) failing states, e.g.:"
 	say "        $(grep -m1 '^FAIL (' "$TMP/explore.out" | cut -c1-110)"
 	say "        $(grep -m1 '^  reproduce: ' "$TMP/explore.out" | sed 's/^ *//' | cut -c1-110)..."
 else
