@@ -6,6 +6,9 @@
 #   TESTS="00-smoke.sh"    which tests/apps/ scripts (default: all)
 #   QUICK=1                only the scripts marked "# QUICK=1"
 #   VM_TIMEOUT=1800        seconds a guest may take (boot-vm.sh)
+#   CORPUS=all             10-corpus.sh runs every case of explore/cases on
+#                          ext4 and xfs (the corpus soak: hours under
+#                          emulation), not the quick subset on ext4
 #
 # The root is make-rootfs.sh's (built once, cached); for each kernel,
 # build sbd, pack make-apps-initramfs.sh's small image and boot it with
@@ -21,6 +24,12 @@ need_root
 KERNELS=${KERNELS:-6.1 newest}
 if [ -z "${TESTS:-}" ] && [ "${QUICK:-0}" = 1 ]; then
 	TESTS=$(cd "$SBD_ROOT/tests/apps" && grep -l '^# QUICK=1' [0-9][0-9]-*.sh | tr '\n' ' ')
+fi
+
+# The guest reads these from the kernel command line (its environment).
+if [ "${CORPUS:-quick}" = all ]; then
+	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic SBD_CORPUS_ALL=1 AREA_TIMEOUT=36000"
+	export VM_TIMEOUT=${VM_TIMEOUT:-36000}
 fi
 
 passed=0 failed=0 skipped=0
