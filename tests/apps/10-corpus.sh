@@ -21,12 +21,12 @@ _rc=$?
 # sbd-corpus's own lines, as the harness counts them.
 while read -r _kind _id _rest; do
 	case $_kind in
-	ok) pass "corpus/$_id" ;;
-	FAIL) fail "corpus/${_id%:}" "$_rest" \
+	ok) pass "$_id" ;;
+	FAIL) fail "${_id%:}" "$_rest" \
 		"$(grep -v '^ *$' "$TMP/corpus/$(echo "${_id%:}" | tr / -)/explore.log" 2> /dev/null | tail -n 12)" ;;
-	skip) skip "corpus/${_id%:}" "$_rest" ;;
+	skip) skip "${_id%:}" "$_rest" ;;
 	esac
 done < "$TMP/corpus.out"
-expect corpus/exit-status "$([ "$(grep -c '^FAIL ' "$TMP/corpus.out")" = 0 ] && echo 0 || echo 1)" "$_rc"
-check corpus/junit grep -q '<testsuite name="sbd-corpus"' "$TMP/corpus.xml"
+expect exit-status "$([ "$(grep -c '^FAIL ' "$TMP/corpus.out")" = 0 ] && echo 0 || echo 1)" "$_rc"
+check junit grep -q '<testsuite name="sbd-corpus"' "$TMP/corpus.xml"
 unload_sbd || fail unload "sbd still loaded"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# sqlite.sh: SQLite through its sqlite3 shell.  Step I inserts row I, a
+# sqlite.sh: SQLite, its sqlite3 shell and Python's sqlite3 module (the
+# same library).  Step I inserts row I, a
 # value of 1,000 to 6,000 bytes (overflow pages) that is a function of I,
 # in its own transaction, with the journal mode and synchronous level of
 # the case.
@@ -16,12 +17,15 @@ sqlite_workload() { # JOURNAL_MODE SYNCHRONOUS
 	# The database file's directory entry: the set-up, not a step.
 	sync db . || exit 1
 	mark init || exit 1
-	i=1
-	while [ "$i" -le "$OPS" ]; do
-		sqlite3 db "pragma synchronous=$2; insert into t values($i, $(sqlite_value "$i"));" || exit 1
-		mark "n:$i" || exit 1
-		i=$((i + 1))
-	done
+	# The steps on one connection (sqlite.py says why), through
+	# Python's sqlite3 module: the same library as the sqlite3 shell.
+	{ python3 "$SBD_CASES/lib/sqlite.py" "$1" "$2" "$OPS" "$(sqlite_value @)" || echo "exit $?"; } |
+		while read -r i; do
+			case $i in
+			exit*) echo "sqlite.py: $i"; exit 1 ;;
+			*) mark "n:$i" ;;
+			esac || exit 1
+		done
 }
 
 sqlite_check() { # durable|consistent
