@@ -9,12 +9,9 @@
 
 . ./vm-crashloop.sh
 
-PWR=$SBD_SYS/power
-POL=$SBD_SYS/powercut_policy
 Q=/sys/block/sbd0/queue
 MIB=1048576
 
-power() { echo "$1" > "$PWR"; }
 # flush: fsync the raw disk, which sends a FLUSH.
 flush() { sync /dev/sbd0; }
 # holds NAME OFFSET FILE: the disk holds FILE at byte OFFSET.
@@ -23,7 +20,6 @@ holds() {
 		iflag=direct,skip_bytes,count_bytes status=none
 	same "$1" "$3" "$TMP/got"
 }
-reload() { unload_sbd; load_sbd nsectors=16384 "$@"; }  # 8 MiB
 
 for f in A B C X; do random_file "$TMP/$f" 65536; done
 head -c 65536 /dev/zero > "$TMP/Z"

@@ -10,15 +10,6 @@
 # Requires: cache_mb, debugfs; fio, ext4, xfs, sbd-model, sbd-logreplay (tests/tools); dm-log-writes and dmsetup for the comparison (skipped without).
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
-SBD_SYS=/sys/block/sbd0/sbd
-REC=$SBD_SYS/record
-VISIT=$SBD_SYS/visit
-MARK=$SBD_SYS/mark
-CUTAT=$SBD_SYS/cut_at
-PWR=$SBD_SYS/power
-POL=$SBD_SYS/powercut_policy
-POINTS=/sys/kernel/debug/sbd/sbd0/points
-EXPORT=/sys/kernel/debug/sbd/sbd0/log-writes
 POLICIES="none all random:7:50 torn:5"
 
 # export_check NAME SIZE: on a stopped recording of a SIZE-byte disk,
@@ -101,8 +92,6 @@ maxbs=$(sbd_max_block)
 random_file "$TMP/A" 65536
 random_file "$TMP/B" 65536
 head -c 65536 /dev/zero > "$TMP/Z"
-wr() { dd if="$1" of=/dev/sbd0 bs=64k seek="$2" oflag=direct,seek_bytes conv=notrunc status=none; }
-at() { dd if=/dev/sbd0 bs=64k skip="$1" count=1 iflag=direct,skip_bytes status=none; }
 
 check files/no-cache-load load_sbd nsectors=16384 || return
 check_fails files/no-record-file-without-cache test -e "$REC"
@@ -131,7 +120,7 @@ wr "$TMP/A" 0
 check files/mark sh -c "echo after-A > $MARK"
 expect files/listing "1 mark yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
 2 write 0 65536
-3 mark after-A" "$(cat $POINTS)"
+3 mark after-A" "$(cat "$POINTS")"
 check files/stop sh -c "echo stop > $REC"
 write_refused files/mark-after-stop "$MARK" m2
 for bad in "" "4 none" "1" "1 some" "1 random 1" "1 random 1 101" "+1 none" "1 none x" \
@@ -283,10 +272,7 @@ expect manual-cut/end-has-it "$(sha256sum < "$TMP/B")" "$(at 65536 | sha256sum)"
 # The aimed cut at several points of a longer run: what power-on shows
 # is, by hash, the visit of that point on the whole run's recording.
 aim_full() {	# POINT: hash of the visit (POINT, random 3 50) of the whole run
-	unload_sbd
-	load_sbd nsectors=2048 cache_mb=4 && echo 'start 16' > "$REC" &&
-		sbd-model play /dev/sbd0 31 50 "$TMP/trace" > /dev/null &&
-		echo stop > "$REC" && echo "$1 random 3 50" > "$VISIT" && dev_sum
+	record_play 31 50 0 nsectors=2048 && echo "$1 random 3 50" > "$VISIT" && dev_sum
 }
 aim_cut() {	# POINT: hash of what power-on shows after a cut at POINT
 	unload_sbd
@@ -307,11 +293,8 @@ check cut/reload load_sbd nsectors=16384 cache_mb=4
 # --- Determinism: the same single-threaded run recorded twice gives
 # the same points and the same state, by hash.
 det_run() {
-	unload_sbd
-	load_sbd nsectors=2048 cache_mb=4 && echo 'start 16' > "$REC" &&
-		sbd-model play /dev/sbd0 77 40 "$TMP/trace" > /dev/null &&
-		echo stop > "$REC" && echo "7 torn 3" > "$VISIT" &&
-		printf '%s %s\n' "$(sha256sum < $POINTS | cut -c1-64)" "$(dev_sum)"
+	record_play 77 40 0 nsectors=2048 && echo "7 torn 3" > "$VISIT" &&
+		printf '%s %s\n' "$(sha256sum < "$POINTS" | cut -c1-64)" "$(dev_sum)"
 }
 d1=$(det_run)
 d2=$(det_run)
