@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Crash-consistency rounds on a disk with a volatile write cache, sourced
-# by 14-powercut.sh and vm-crash-soak.sh (after vm-lib.sh, which
+# by 22-powercut-fs.sh and vm-crash-soak.sh (after vm-lib.sh, which
 # names sbd0's files).
 #
 # A round: a workload on the filesystem mounted at $MNT creates, renames,
