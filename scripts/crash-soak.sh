@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# crash-soak.sh: a longer crash-consistency soak than 14-powercut.sh runs.
+# crash-soak.sh: a longer crash-consistency soak than 22-powercut-fs.sh runs.
 # Boots one kernel with sbd and a volatile write cache, and runs
 # ITERATIONS power-cut rounds on ext4 and then on xfs (tests/vm-crashloop.sh),
 # cycling through the policies none, all, random and torn.
@@ -9,7 +9,7 @@
 #   ITERATIONS=20     rounds per filesystem (about 15-30 s each)
 #   CUT_WITHIN=10     cut 1 to this many seconds (seeded) after the first
 #                     file is durable; longer rounds record more files
-#                     (14-powercut.sh cuts within 3 s, for time)
+#                     (22-powercut-fs.sh cuts within 3 s, for time)
 #   SEED=N            the first round's seed (default: random, printed)
 #
 # Ends with "N passed, N failed" over every check of every round.

@@ -1,20 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-# Power cuts: cache_mb= gives a disk a volatile write cache; writing
-# "off" to /sys/block/sbd0/sbd/power loses what powercut_policy says of
-# the writes that were not durable.  Raw-device checks of the contract,
-# then crash-consistency rounds with ext4 and xfs (vm-crashloop.sh).
+# The volatile write cache and the power cut: cache_mb= gives a disk a
+# volatile write cache, and writing "off" to /sys/block/sbd0/sbd/power
+# loses the writes that were not durable.  On the raw disk: a disk
+# without cache_mb, bad cache_mb values, the limits a cache sets; what a
+# FLUSH, a FUA write and a write larger than the cache make durable,
+# under policies none and all; destaging from a full cache; the page
+# cache of a disk and of a partition held open across a cut; a cut on
+# the largest disk the VM holds; unload while off, without a leak; cuts
+# under fio.  The other policies are 21-powercut-policy.sh's,
+# filesystems across cuts 22-powercut-fs.sh's.
 
-# Requires: cache_mb; fio, sfdisk, ext4, xfs.
+# Requires: cache_mb; fio, sfdisk.
 # QUICK=0: not in the quick run (QUICK=1 scripts/run-tests.sh).
 
-. ./vm-crashloop.sh
-
-PWR=$SBD_SYS/power
-POL=$SBD_SYS/powercut_policy
 Q=/sys/block/sbd0/queue
 MIB=1048576
 
-power() { echo "$1" > "$PWR"; }
 # flush: fsync the raw disk, which sends a FLUSH.
 flush() { sync /dev/sbd0; }
 # holds NAME OFFSET FILE: the disk holds FILE at byte OFFSET.
@@ -23,7 +24,6 @@ holds() {
 		iflag=direct,skip_bytes,count_bytes status=none
 	same "$1" "$3" "$TMP/got"
 }
-reload() { unload_sbd; load_sbd nsectors=16384 "$@"; }  # 8 MiB
 
 for f in A B C X; do random_file "$TMP/$f" 65536; done
 head -c 65536 /dev/zero > "$TMP/Z"
@@ -166,89 +166,6 @@ done > "$TMP/want"
 dd if=/dev/sbd0 of="$TMP/got" bs=64k count=48 iflag=direct status=none
 same destage/every-block "$TMP/want" "$TMP/got"
 
-# Later writes win; random and torn are reproducible from their seed.
-# 24 overlapping 16 KiB writes (each half over the one before), never
-# flushed, on a fresh disk; the model is the same writes to a file.
-for i in $(seq 0 23); do random_file "$TMP/w$i" 16384; done
-head -c $((8 * MIB)) /dev/zero > "$TMP/model"
-for i in $(seq 0 23); do put_image "$TMP/w$i" "$TMP/model" $((i * 8192)); done
-model=$(sha256sum < "$TMP/model" | cut -c1-64)
-# cut_with POLICY: reload, write the sequence, cut under POLICY, print
-# the disk's checksum.
-cut_with() {
-	reload cache_mb=4 && echo "$1" > "$POL" || return
-	for i in $(seq 0 23); do put_one "$TMP/w$i" /dev/sbd0 $((i * 8192)); done
-	power off && power on && dev_sum
-}
-zeros=$(head -c $((8 * MIB)) /dev/zero | sha256sum | cut -c1-64)
-expect seq/none-loses-all "$zeros" "$(cut_with none)"
-expect seq/all-later-write-wins "$model" "$(cut_with all)"
-expect seq/random-100-is-all "$model" "$(cut_with 'random 7 100')"
-expect seq/random-0-is-none "$zeros" "$(cut_with 'random 7 0')"
-expect seq/policy-reads-back "random 7 0" "$(cat "$POL")"
-r1=$(cut_with 'random 42 50')
-r2=$(cut_with 'random 42 50')
-expect seq/random-reproducible "$r1" "$r2"
-check seq/random-keeps-some test "$r1" != "$zeros" -a "$r1" != "$model"
-r3=$(cut_with 'random 43 50')
-check seq/random-seed-matters test "$r3" != "$r1"
-t1=$(cut_with 'torn 5')
-expect seq/torn-reproducible "$t1" "$(cut_with 'torn 5')"
-
-# Torn: 16 separate 16 KiB writes (32 blocks of 512 bytes each); every
-# block must be all new or all old (zeros), and some write torn.
-reload cache_mb=4
-echo "torn 11" > "$POL"
-head -c $((256 * 1024)) /dev/zero > "$TMP/zero256"
-: > "$TMP/new"
-for i in $(seq 0 15); do cat "$TMP/w$i" >> "$TMP/new"; done
-for i in $(seq 0 15); do put_one "$TMP/w$i" /dev/sbd0 $((i * 16384)); done
-power off && power on
-dd if=/dev/sbd0 of="$TMP/got" bs=64k count=4 iflag=direct status=none
-# Blocks that differ from the new data, and from zeros.
-cmp -l "$TMP/got" "$TMP/new" | awk '{ print int(($1 - 1) / 512) }' | uniq > "$TMP/notnew"
-cmp -l "$TMP/got" "$TMP/zero256" | awk '{ print int(($1 - 1) / 512) }' | uniq > "$TMP/notzero"
-torn=$(awk 'FILENAME == ARGV[1] { notnew[$1] = 1; next } { notzero[$1] = 1 }
-	END {
-		for (b = 0; b < 512; b++) {
-			if (notnew[b] && notzero[b]) mixed++
-			if (!notnew[b]) kept[int(b / 32)]++
-		}
-		for (w = 0; w < 16; w++) {
-			if (kept[w] == 32) whole++
-			else if (kept[w] > 0) part++
-			else lost++
-		}
-		printf "%d %d %d %d\n", mixed, whole, part, lost
-	}' "$TMP/notnew" "$TMP/notzero")
-echo "@@ | torn 11: blocks neither old nor new, writes kept whole, in part, lost: $torn"
-# shellcheck disable=SC2086 # $torn: a list of words, split on purpose
-set -- $torn
-expect torn/every-block-old-or-new 0 "$1"
-check torn/some-write-torn test "$3" -ge 1
-check torn/some-write-lost test "$4" -ge 1
-
-# Bad input: -EINVAL, nothing changes.
-reload cache_mb=4
-echo "random 9 30" > "$POL"
-for bad in "" "maybe" "of" "On" "off off" "1" "on"; do write_refused "reject power '$bad'" "$PWR" "$bad"; done
-for bad in "" "None" "none 1" "all 2" "random" "random 1" "random 1 101" \
-	   "random x 5" "random 1 5 7" "random -1 5" "random 1 -5" "random 1 5x" \
-	   "random 99999999999999999999 5" "torn" "torn 1 2" "torn -1" "torn 0x10" \
-	   "tornado 1" "random 1 4294967346" "random +1 +50" "random 1 +50" \
-	   "torn +3" "random 0000000000000000000000070" \
-	   "random 000000000000000000001 5" "random 1 5 +"; do
-	write_refused "reject powercut_policy '$bad'" "$POL" "$bad"
-done
-expect bad/policy-unchanged "random 9 30" "$(cat "$POL")"
-expect bad/power-unchanged on "$(cat "$PWR")"
-check bad/cut power off
-write_refused "reject power 'off'" "$PWR" off
-expect bad/still-off off "$(cat "$PWR")"
-expect bad/one-cut 1 "$(stat_value "$SBD_SYS"/cache_stats cuts)"
-check bad/policy-change-while-off sh -c "echo all > $POL"
-check bad/on power on
-
 # A process that keeps the disk (or a partition) open must read what
 # the cut left, not the page cache it filled before the cut.
 # pagecache_round NAME DEV: write A with O_DIRECT (unflushed), read it
@@ -323,22 +240,3 @@ check fio-cut/verify-after fio --name=after --filename=/dev/sbd0 --rw=randwrite 
 	--bs=4k --size=8m --direct=1 --ioengine=libaio --iodepth=16 \
 	--verify=crc32c --verify_fatal=1
 unload_sbd
-
-# Crash consistency: ext4 and xfs, each policy, a seeded cut.
-# A fixed seed by default, so that two runs check the same rounds;
-# scripts/crash-soak.sh is where seeds vary.
-seed=${CRASH_SEED:-4242}
-for fs in ext4 xfs; do
-	case $fs in
-	ext4) sectors=131072 mkfs="mkfs.ext4 -q -F" ;;
-	xfs)  sectors=655360 mkfs="mkfs.xfs -q -f" ;;
-	esac
-	# shellcheck disable=SC2086 # $mkfs: a list of words, split on purpose
-	check $fs/load load_sbd nsectors=$sectors cache_mb=8 &&
-		check $fs/mkfs $mkfs /dev/sbd0 &&
-		for p in none all "random $seed 50" "torn $seed"; do
-			cl_round "$fs/${p%% *}" $fs "$seed" "$p" || break
-			seed=$((seed + 1))
-		done
-	unload_sbd
-done

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Crash-consistency rounds on a disk with a volatile write cache, sourced
-# by 14-powercut.sh and vm-crash-soak.sh (after vm-lib.sh).
+# by 22-powercut-fs.sh and vm-crash-soak.sh (after vm-lib.sh, which
+# names sbd0's files).
 #
 # A round: a workload on the filesystem mounted at $MNT creates, renames,
 # replaces, deletes and appends to files and, only once an fsync (of the
@@ -8,8 +9,6 @@
 # the power is cut at a seeded moment; the filesystem is unmounted, the
 # power comes back, the mount replays the journal; every recorded file
 # must read back with its checksum and fsck must find nothing.
-
-SBD_SYS=/sys/block/sbd0/sbd
 
 # cl_workload DIR RECORDS: run until an I/O fails (the cut) or 600 steps.
 # RECORDS gets "NAME SHA256" for each durable file; RECORDS.append gets
@@ -97,7 +96,7 @@ cl_fsck() {
 cl_round() {
 	_t=$1 _fs=$2 _seed=$3 _policy=$4
 	echo "@@ | $_t: seed $_seed, policy '$_policy'"
-	echo "$_policy" > $SBD_SYS/powercut_policy
+	echo "$_policy" > "$SBD_SYS"/powercut_policy
 	check "$_t/mount" mount -t "$_fs" /dev/sbd0 "$MNT" || return
 	rm -rf "$MNT/w"
 	mkdir "$MNT/w" && sync "$MNT"

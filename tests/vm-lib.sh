@@ -312,3 +312,47 @@ sbd_max_block() {
 	done
 	echo $_max
 }
+
+# ------------------------------------------------------------------
+# Helpers for the areas of the cache (cache_mb=) and of recordings.
+
+# sbd0's files: the cache's, a recording's and (under debugfs, which
+# the areas that read them mount) its points and its export.
+# shellcheck disable=SC2034 # used by the areas that source this file
+{
+	SBD_SYS=/sys/block/sbd0/sbd
+	PWR=$SBD_SYS/power
+	POL=$SBD_SYS/powercut_policy
+	REC=$SBD_SYS/record
+	VISIT=$SBD_SYS/visit
+	MARK=$SBD_SYS/mark
+	CUTAT=$SBD_SYS/cut_at
+	POINTS=/sys/kernel/debug/sbd/sbd0/points
+	EXPORT=/sys/kernel/debug/sbd/sbd0/log-writes
+}
+
+# power on|off: switch sbd0's power.
+power() { echo "$1" > "$PWR"; }
+
+# reload [PARAMS...]: sbd unloaded, then loaded again as one 8 MiB disk.
+reload() { unload_sbd; load_sbd nsectors=16384 "$@"; }
+
+# wr FILE OFFSET: the 64 KiB of FILE onto /dev/sbd0 at byte OFFSET, and
+# at OFFSET: the 64 KiB of /dev/sbd0 there, both with O_DIRECT.
+wr() { dd if="$1" of=/dev/sbd0 bs=64k seek="$2" oflag=direct,seek_bytes conv=notrunc status=none; }
+at() { dd if=/dev/sbd0 bs=64k skip="$1" count=1 iflag=direct,skip_bytes status=none; }
+
+# record_play SEED NOPS BLOCKS [PARAMS...]: sbd loaded afresh with a
+# 4 MiB cache (and PARAMS, e.g. nsectors=2048), recording while
+# sbd-model (tests/tools/sbd-model.c) plays NOPS operations from SEED,
+# on its first BLOCKS blocks (0: all); then the recording stopped.
+# 19-record.sh's model_run checks each of these steps.
+record_play() {
+	_seed=$1 _nops=$2 _blocks=$3
+	shift 3
+	unload_sbd
+	load_sbd cache_mb=4 "$@" && echo 'start 16' > "$REC" &&
+		SBD_MODEL_BLOCKS=$_blocks sbd-model play /dev/sbd0 "$_seed" "$_nops" \
+			"$TMP/trace" > /dev/null &&
+		echo stop > "$REC"
+}
