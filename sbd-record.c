@@ -397,9 +397,14 @@ static int sbd_record_copy(struct sbd_device *dev, struct sbd_device *src)
 	sbd_lock_openers(dev);
 	sr = sc->rec;
 	err = -EINVAL;
+	/*
+	 * @src at its end: the store holds every write (@base), none made
+	 * since (the ring is empty).  A visit that moved @base away is
+	 * refused by the first; one that did not left the end as it is.
+	 */
 	if (c->rec || c->off || sbd_disk_claimed(dev->disk) || sc->off ||
-	    !sr || sr->state == SBD_REC_ON || sr->visiting ||
-	    sr->cut_pending || sr->base != sr->npoints || sc->count)
+	    !sr || sr->state == SBD_REC_ON || sr->cut_pending ||
+	    sr->base != sr->npoints || sc->count)
 		goto out;
 	err = -ENOMEM;
 	r->mem = __vmalloc(sr->size, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
