@@ -366,6 +366,21 @@ static void sbd_record_drop(struct sbd_device *dev)
 	kfree(r);
 }
 
+/* The disk called @name (as in /sys/block), or NULL. */
+static struct sbd_device *sbd_find_peer(struct sbd_device *dev,
+					const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->npeers; i++) {
+		const char *n = dev->peers[i].disk->disk_name;
+
+		if (strlen(n) == len && !memcmp(n, name, len))
+			return &dev->peers[i];
+	}
+	return NULL;
+}
+
 /*
  * This disk takes a copy of @src's recording, and @src's store for its
  * own, so that the recording's states can be visited on both at once.
@@ -494,7 +509,7 @@ static ssize_t record_store(struct device *d, struct device_attribute *attr,
 		struct sbd_device *src;
 
 		word = sbd_next_word(&p, &word_len);
-		src = word ? sbd_find_disk(word, word_len) : NULL;
+		src = word ? sbd_find_peer(dev, word, word_len) : NULL;
 		if (!src || !sbd_input_ends(p))
 			return -EINVAL;
 		err = sbd_record_copy(dev, src);

@@ -249,25 +249,6 @@ static struct dentry *sbd_debugfs;	/* /sys/kernel/debug/sbd */
 static struct sbd_device *sbd_devices;
 static unsigned int sbd_ndevices;
 
-/*
- * The disk called @name (as in /sys/block), for a file that names
- * another disk ("record copy DISK"), or NULL.  The array outlives any
- * sysfs write: sbd_exit() frees it only after del_gendisk() of every
- * disk, which waits for the writes in progress.
- */
-struct sbd_device *sbd_find_disk(const char *name, size_t len)
-{
-	unsigned int i;
-
-	for (i = 0; i < sbd_ndevices; i++) {
-		const char *n = sbd_devices[i].disk->disk_name;
-
-		if (strlen(n) == len && !memcmp(n, name, len))
-			return &sbd_devices[i];
-	}
-	return NULL;
-}
-
 /* ------------------------------------------------------------------ */
 /* The request path                                                    */
 /* ------------------------------------------------------------------ */
@@ -897,6 +878,13 @@ static int __init sbd_init(void)
 	 * one can still fail the load.
 	 */
 	for (allocated = 0; allocated < sbd_ndevices; allocated++) {
+		/*
+		 * The array outlives any sysfs write that names a peer:
+		 * sbd_exit() frees it only after del_gendisk() of every disk,
+		 * which waits for the writes in progress.
+		 */
+		sbd_devices[allocated].peers = sbd_devices;
+		sbd_devices[allocated].npeers = sbd_ndevices;
 		err = sbd_alloc_device(&sbd_devices[allocated], allocated,
 				       sbd_disk_size(allocated),
 				       hardsect_size.value);

@@ -108,6 +108,9 @@ struct sbd_device {
 	bool added;			/* add_disk() succeeded */
 	struct dentry *debugfs;		/* sbd/sbdN/, on a disk with a cache */
 	struct completion released;	/* the gendisk's last reference is gone */
+	/* Every disk of the module, for a file that names another one. */
+	struct sbd_device *peers;
+	unsigned int npeers;
 };
 
 /* The disk behind one of its sysfs files. */
@@ -115,9 +118,6 @@ static inline struct sbd_device *to_sbd(struct device *d)
 {
 	return dev_to_disk(d)->private_data;
 }
-
-/* In sbd.c: a disk by name, for a file that names another one. */
-struct sbd_device *sbd_find_disk(const char *name, size_t len);
 
 /* In sbd-cache.c: a disk with a cache, set up and torn down by sbd.c. */
 blk_status_t sbd_cache_write(struct sbd_device *dev, struct request *rq,
