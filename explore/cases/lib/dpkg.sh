@@ -51,7 +51,8 @@ dpkg_check() { # durable|consistent
 	# so, and dpkg -i of that version again finishes it (the manual's
 	# recovery).  The version it names while unpacking may still be the
 	# old one: at least the last marked, never an older one.
-	"install ok half-installed "* | "install ok unpacked "* | "install ok half-configured "*)
+	# (dpkg flags a package it is unpacking "reinstreq" until it is done.)
+	"install "*" half-installed "* | "install "*" unpacked "* | "install "*" half-configured "*)
 		v=${st##* }
 		[ "$v" -ge "$want" ] ||
 			{ echo "sbdcase: $st, but version $want was installed (mark n:$want)"; exit 1; }
