@@ -314,6 +314,22 @@ void sbd_record_goto(struct sbd_device *dev, u64 point,
 	sbd_drop_page_cache(dev->disk);
 }
 
+/*
+ * With the queue frozen: @r becomes the disk's recording.  Whatever the
+ * cache held is durable from here on, as at a FLUSH: point 0.
+ */
+static void sbd_record_attach(struct sbd_device *dev, struct sbd_record *r)
+{
+	struct sbd_cache *c = &dev->cache;
+
+	spin_lock(&dev->lock);
+	c->count = 0;
+	c->unflushed_bytes = 0;
+	c->rec = r;
+	c->recordings++;
+	spin_unlock(&dev->lock);
+}
+
 /* Start a recording of @bytes; the caller holds c->mutex. */
 static int sbd_record_start(struct sbd_device *dev, u64 bytes)
 {
@@ -336,12 +352,7 @@ static int sbd_record_start(struct sbd_device *dev, u64 bytes)
 	}
 	/* Point 0 is durable: what the cache holds now is, as at a FLUSH. */
 	memflags = sbd_freeze_queue(dev->disk->queue);
-	spin_lock(&dev->lock);
-	c->count = 0;
-	c->unflushed_bytes = 0;
-	c->rec = r;
-	c->recordings++;
-	spin_unlock(&dev->lock);
+	sbd_record_attach(dev, r);
 	sbd_unfreeze_queue(dev->disk->queue, memflags);
 	return 0;
 }
@@ -449,12 +460,7 @@ static int sbd_record_copy(struct sbd_device *dev, struct sbd_device *src)
 		       min_t(u64, SZ_1M, dev->size - pos));
 		cond_resched();
 	}
-	spin_lock(&dev->lock);
-	c->count = 0;
-	c->unflushed_bytes = 0;
-	c->rec = r;
-	c->recordings++;
-	spin_unlock(&dev->lock);
+	sbd_record_attach(dev, r);
 	sbd_unfreeze_queue(src->disk->queue, src_memflags);
 	sbd_unfreeze_queue(dev->disk->queue, memflags);
 	sbd_drop_page_cache(dev->disk);
