@@ -6,6 +6,8 @@
 #   TESTS="00-smoke.sh ..."  which tests/ areas (default: all)
 #   STAGES="lint packaging"  host-side stages (default: both; "" for none):
 #                            scripts/lint.sh, scripts/test-packaging.sh
+#   SBD_VMS=2                kernels whose VMs run at once (default: 2
+#                            on fewer than 4 cores, else 3)
 #   SBD_TIME_BUDGET=2520     seconds the whole run may take; the debug
 #                            tier, last, gets what is left (debug-tier.sh)
 #   QUICK=1                  only the areas marked "# QUICK=1" in their
@@ -48,29 +50,43 @@ run_stage() {
 	done < <("$@"; echo "@@ stage-exit $?")
 }
 
-run_tier() {
-	local tier=$1 name out=$SBD_OUT/$1
+# prepare_tier TIER: fetch TIER's kernel, build sbd with W=1 and pack
+# the initramfs; sets TIER_NAME.  Fails (counted) if a step does.
+prepare_tier() {
+	local tier=$1 out=$SBD_OUT/$1
 	mkdir -p "$out"
-	name=$tier
+	TIER_NAME=$tier
 	if ! "$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1; then
-		bad "$name/fetch-kernel"; tail -n 20 "$out/fetch.log"; return
+		bad "$TIER_NAME/fetch-kernel"; tail -n 20 "$out/fetch.log"; return 1
 	fi
-	[ "$tier" = newest ] && name="newest($(cat "$(kernel_dir newest)/release"))"
+	[ "$tier" = newest ] && TIER_NAME="newest($(cat "$(kernel_dir newest)/release"))"
 	if "$SBD_ROOT/scripts/build-module.sh" "$tier" W=1 >"$out/build.log" 2>&1 &&
 	   ! grep -E 'warning:|error:' "$out/build.log"; then
-		ok "$name/build-W=1"
+		ok "$TIER_NAME/build-W=1"
 	else
-		bad "$name/build-W=1"; tail -n 30 "$out/build.log"; return
+		bad "$TIER_NAME/build-W=1"; tail -n 30 "$out/build.log"; return 1
 	fi
 	if ! "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
 		vm-run-areas.sh ${TESTS:+$TESTS} >"$out/initramfs.log" 2>&1; then
-		bad "$name/initramfs"; tail -n 20 "$out/initramfs.log"; return
+		bad "$TIER_NAME/initramfs"; tail -n 20 "$out/initramfs.log"; return 1
 	fi
-	log "$name: booting; console in $out/console.log"
-	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" \
-		"$out/console.log" || bad "$name/vm-finished"
-	# Count the guest's verdicts and show the evidence of each failure.
-	local line
+}
+
+# boot_tier TIER: boot the prepared TIER; its status goes to
+# $SBD_OUT/TIER/vm.rc, for count_tier.
+boot_tier() {
+	local out=$SBD_OUT/$1 rc=0
+	rm -f "$out/vm.rc"
+	"$SBD_ROOT/scripts/boot-vm.sh" "$1" "$out/initramfs.img" \
+		"$out/console.log" || rc=$?
+	echo $rc > "$out/vm.rc"
+}
+
+# count_tier TIER NAME: count the guest's verdicts and show the evidence
+# of each failure.
+count_tier() {
+	local out=$SBD_OUT/$1 name=$2 line
+	[ "$(cat "$out/vm.rc" 2>/dev/null)" = 0 ] || bad "$name/vm-finished"
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
@@ -79,7 +95,15 @@ run_tier() {
 		"@@ skip "*) skipped=$((skipped + 1)); echo "skip $name/${line#@@ skip }" ;;
 		"@@ | "*)    echo "    ${line#@@ | }" ;;
 		esac
-	done < <(grep -a '^@@ ' "$out/console.log")
+	done < <(grep -a '^@@ ' "$out/console.log" 2>/dev/null)
+}
+
+# run_tier TIER: one kernel, alone (the debug tier).
+run_tier() {
+	prepare_tier "$1" || return
+	log "$TIER_NAME: booting; console in $SBD_OUT/$1/console.log"
+	boot_tier "$1"
+	count_tier "$1" "$TIER_NAME"
 }
 
 start=$(date +%s)
@@ -90,8 +114,26 @@ for stage in ${STAGES-lint packaging}; do
 	*)         bad "$stage"; echo "    unknown stage (STAGES=\"lint packaging\")" ;;
 	esac
 done
+# The kernels' VMs run SBD_VMS at a time: a guest's tests keep about
+# one of its vCPUs busy, so two guests fill two cores.  Each is
+# prepared while the one before runs; the verdicts are counted in the
+# kernels' order once all have ended.
+SBD_VMS=${SBD_VMS:-$(( $(nproc) < 4 ? 2 : 3 ))}
+# Two guests share the cores: each may take up to twice its time alone.
+[ "$SBD_VMS" = 1 ] || export VM_TIMEOUT=${VM_TIMEOUT:-3600}
+booted=""
 for tier in $(kernel_tiers); do
-	run_tier "$tier"
+	prepare_tier "$tier" || continue
+	while [ "$(jobs -rp | wc -l)" -ge "$SBD_VMS" ]; do
+		wait -n || :
+	done
+	log "$TIER_NAME: booting; console in $SBD_OUT/$tier/console.log"
+	boot_tier "$tier" &
+	booted="$booted $tier:$TIER_NAME"
+done
+wait
+for t in $booted; do
+	count_tier "${t%%:*}" "${t#*:}"
 done
 # The debug tier (KASAN, kmemleak, lockdep, fault injection) joins the
 # default run when its kernel is built, and says loudly when it is not.
