@@ -8,8 +8,9 @@
 #   make install           install into /lib/modules/RELEASE/extra, run depmod,
 #                          and make install-explore
 #                          (INSTALL_MOD_PATH=/staging/root honoured)
-#   make install-explore   sbd-explore (with its helper sbd-statehash) into
-#                          SBINDIR, its workloads into EXPLORE_SHARE/workloads
+#   make install-explore   sbd-explore (with its helpers sbd-statehash and
+#                          sbd-import) into SBINDIR, its workloads into
+#                          EXPLORE_SHARE/workloads
 #                          (PREFIX/sbin and PREFIX/share/sbd/explore, PREFIX
 #                          /usr/local by default); no kernel headers needed
 #   make uninstall         remove it all again, run depmod
@@ -44,7 +45,7 @@ modules:
 # they were removed, or on a machine that never had them).
 CLEAN_FILES := *.o .*.o *.ko *.ko.* *.mod *.mod.c *.symtypes *.dwo *.su \
 	*.lst *.gcno .*.cmd .*.d .*.tmp Module.symvers Module.markers \
-	modules.order modules.nsdeps compile_commands.json sbd-statehash
+	modules.order modules.nsdeps compile_commands.json sbd-statehash sbd-import
 
 clean:
 	rm -rf .tmp_versions .thinlto-cache $(CLEAN_FILES)
@@ -76,7 +77,8 @@ EXPLORE_SHARE ?= $(PREFIX)/share/sbd/explore
 EXPLORE_DIR := $(patsubst //%,/%,$(DESTROOT)$(SBINDIR))
 EXPLORE_LIB := $(patsubst //%,/%,$(DESTROOT)$(EXPLORE_SHARE))
 EXPLORE := $(wildcard explore/sbd-explore)
-STATEHASH := $(wildcard explore/sbd-statehash.c)
+# Its helpers, one C file each: sbd-statehash, sbd-import.
+EXPLORE_PROGS := $(patsubst explore/%.c,%,$(wildcard explore/*.c))
 WORKLOADS := $(wildcard explore/workloads/README explore/workloads/*.sh)
 
 install: modules install-explore
@@ -91,17 +93,17 @@ ifneq ($(EXPLORE),)
 	chmod 0755 $(EXPLORE_DIR)/sbd-explore
 	install -m 0644 $(WORKLOADS) $(EXPLORE_LIB)/workloads/
 endif
-ifneq ($(STATEHASH),)
-	$(CC) -O2 -Wall -o sbd-statehash $(STATEHASH)
-	install -D -m 0755 sbd-statehash $(EXPLORE_DIR)/sbd-statehash
-endif
+	for p in $(EXPLORE_PROGS); do \
+		$(CC) -O2 -Wall -o $$p explore/$$p.c && \
+		install -D -m 0755 $$p $(EXPLORE_DIR)/$$p || exit 1; \
+	done
 
 uninstall: uninstall-explore
 	rm -f $(foreach s,.ko .ko.xz .ko.gz .ko.zst,$(MODDIR)/extra/sbd$(s))
 	depmod -b $(DESTROOT) $(KVER)
 
 uninstall-explore:
-	rm -f $(EXPLORE_DIR)/sbd-explore $(EXPLORE_DIR)/sbd-statehash \
+	rm -f $(EXPLORE_DIR)/sbd-explore $(addprefix $(EXPLORE_DIR)/,$(EXPLORE_PROGS)) \
 		$(addprefix $(EXPLORE_LIB)/workloads/,$(notdir $(WORKLOADS)))
 	rmdir $(EXPLORE_LIB)/workloads $(EXPLORE_LIB) $(dir $(EXPLORE_LIB)) 2>/dev/null || true
 

@@ -5,7 +5,10 @@
  * the recording in dm-log-writes' format; "log-writes-points", which
  * maps that log's entries to points.  It reads the recording
  * (sbd-record.h) under the cache's mutex and calls nothing else of sbd.
+ * And the way back in, "fua": a FUA write through the block layer, for
+ * replaying such a log into a new recording (explore/sbd-import.c).
  */
+#include <linux/bio.h>
 #include <linux/bitmap.h>
 #include <linux/debugfs.h>
 #include <linux/log2.h>
@@ -14,6 +17,8 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "sbd-record.h"
 
@@ -411,8 +416,65 @@ static const struct file_operations sbd_export_map_fops = {
 };
 
 /*
- * sbd/sbdN/ under @root, with the recording's three listings; removed
- * with the disk (sbd.c).  debugfs errors are not sbd's to report.
+ * debugfs sbd/sbdN/fua: a pwrite() of whole blocks here is one FUA write
+ * of those bytes at that offset of the disk, sent through the block
+ * layer like any other.  Replaying a log needs it: user space cannot
+ * send a FUA write alone (O_DSYNC on a block device sends a FLUSH after
+ * it, a point the log never had).  At most max_sectors_kb, so that the
+ * block layer does not split it into several writes, and one bio's
+ * worth of pages (BIO_MAX_VECS).
+ */
+static ssize_t sbd_fua_write(struct file *file, const char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	struct sbd_device *dev = file->private_data;
+	struct request_queue *q = dev->disk->queue;
+	loff_t pos = *ppos;
+	struct bio *bio;
+	size_t off;
+	u8 *data;
+	int err;
+
+	if (pos < 0 || !count || !IS_ALIGNED(pos | count, dev->sect_size) ||
+	    count > (size_t)queue_max_sectors(q) << SECTOR_SHIFT ||
+	    count > BIO_MAX_VECS * PAGE_SIZE)
+		return -EINVAL;
+	if (get_disk_ro(dev->disk))
+		return -EROFS;
+	if (pos >= dev->size || count > dev->size - pos)
+		return -ENOSPC;
+	data = vmalloc(count);
+	if (!data)
+		return -ENOMEM;
+	err = -EFAULT;
+	if (copy_from_user(data, buf, count))
+		goto out;
+	bio = bio_alloc(dev->disk->part0, DIV_ROUND_UP(count, PAGE_SIZE),
+			REQ_OP_WRITE | REQ_SYNC | REQ_FUA, GFP_KERNEL);
+	bio->bi_iter.bi_sector = pos >> SECTOR_SHIFT;
+	for (off = 0; off < count; off += PAGE_SIZE)
+		__bio_add_page(bio, vmalloc_to_page(data + off),
+			       min_t(size_t, count - off, PAGE_SIZE), 0);
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	if (!err)
+		*ppos = pos + count;
+out:
+	vfree(data);
+	return err ? err : count;
+}
+
+static const struct file_operations sbd_fua_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sbd_fua_write,
+	.llseek = default_llseek,
+};
+
+/*
+ * sbd/sbdN/ under @root, with the recording's three listings and the
+ * FUA write; removed with the disk (sbd.c).  debugfs errors are not
+ * sbd's to report.
  */
 void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root)
 {
@@ -423,4 +485,5 @@ void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root)
 			    &sbd_export_fops);
 	debugfs_create_file("log-writes-points", 0444, dev->debugfs, dev,
 			    &sbd_export_map_fops);
+	debugfs_create_file("fua", 0200, dev->debugfs, dev, &sbd_fua_fops);
 }

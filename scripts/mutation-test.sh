@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # mutation-test.sh: show that the tests can fail.  For each line of
-# tests/mutations.txt, put that bug into a scratch copy of the driver, run
+# tests/mutations.txt, put that bug into a scratch copy of the driver (or
+# of the explorer), run
 # the line's test area on one kernel and expect it to report a FAIL.
 # A mutant that still builds warning-free but that its area does not
 # notice is a hole in the suite, and counts as a failure here.
@@ -24,6 +25,9 @@ passed=0 failed=0
 ok()  { passed=$((passed + 1)); echo "ok $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 
+# The files a mutant may change: the driver's, and the explorer's with
+# its helpers.
+MUTABLE="./*.[ch] explore/*.c explore/sbd-explore"
 n=0
 while IFS= read -r line; do
 	case $line in '#'*|'') continue ;; esac
@@ -39,8 +43,9 @@ while IFS= read -r line; do
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
 	(cd "$SBD_ROOT" && cp -a Makefile Kbuild ./*.[ch] scripts tests explore "$dir/src/")
-	(cd "$dir/src" && perl -0pi -e "$subst" ./*.[ch])
-	if (cd "$SBD_ROOT" && for f in *.[ch]; do cmp -s "$f" "$dir/src/$f" || exit 1; done); then
+	# shellcheck disable=SC2086 # $MUTABLE: globs, expanded on purpose
+	(cd "$dir/src" && perl -0pi -e "$subst" $MUTABLE)
+	if (cd "$SBD_ROOT" && for f in $MUTABLE; do cmp -s "$f" "$dir/src/$f" || exit 1; done); then
 		bad "$name"; echo "    the substitution matches no source file: $subst"
 		continue
 	fi

@@ -182,7 +182,7 @@ stage=$out/stage-explore
 if check explore/make-install "$out/explore-install.log" \
 	make -C "$clone" INSTALL_MOD_PATH="$stage" install-explore; then
 	missing=""
-	for f in sbin/sbd-explore sbin/sbd-statehash share/sbd/explore/workloads/README \
+	for f in sbin/sbd-explore sbin/sbd-statehash sbin/sbd-import share/sbd/explore/workloads/README \
 		$(cd "$clone/explore" && printf 'share/sbd/explore/%s\n' workloads/*.sh); do
 		[ -s "$stage/usr/local/$f" ] || missing="$missing $f"
 	done
