@@ -345,6 +345,9 @@ unload_sbd
 check db/load load_sbd nsectors=65536 cache_mb=16 || return
 explore db 0 --fs ext4 --workload @db --ops 4 --points mark --random 1 --torn 1
 expect db/recording-dropped none "$(cat $SBD_SYS/record)"
+# Every write of one version, the first: the states before db:0 have
+# no committed version, whatever they hold of the file.
+explore db-every-write 0 --fs ext4 --workload @db --ops 1 --points write --random 0 --torn 0
 explore db-nodirsync 1 --fs ext4 --workload @db-nodirsync --ops 4 --points mark \
 	--random 1 --torn 1 --save-max 0
 check_output db-nodirsync/lost-a-version 'FAIL \([0-9]+ none\).*but version [0-9]+ was committed' \
