@@ -79,6 +79,24 @@ use_icount() {
 # Where fetch-kernel.sh leaves a tier: vmlinuz, modules/, release, kdir.
 kernel_dir() { echo "$SBD_CACHE/kernels/$1"; }
 
+# count_console LOG NAME: count a guest's verdicts in its console LOG,
+# with ok/bad and skipped of the calling script, as NAME/...; show the
+# evidence of each failure, and the guest's boot and time notes.
+count_console() {
+	local line
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"@@ ok "*)   ok "$2/${line#@@ ok }" ;;
+		"@@ FAIL "*) bad "$2/${line#@@ FAIL }" ;;
+		"@@ skip "*) skipped=$((skipped + 1)); echo "skip $2/${line#@@ skip }" ;;
+		"@@ | "*)    echo "    ${line#@@ | }" ;;
+		"@@ boot "*) log "$2: root up, first script starts at ${line#@@ boot } of guest time" ;;
+		"@@ time "*) log "$2: ${line#@@ time }" ;;
+		esac
+	done < <(grep -a '^@@ ' "$1" 2>/dev/null)
+}
+
 # Run a command inside the sid chroot with /proc mounted (objtool needs
 # it), unmounting again whatever happens.  One user at a time: runs in
 # parallel would unmount /proc under each other.

@@ -61,18 +61,7 @@ run_tier() {
 	VM_QEMU_EXTRA="-virtfs local,path=$rootfs,mount_tag=root,$share -virtfs local,path=$(kernel_dir "$tier")/modules,mount_tag=modules,$share" \
 		"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" \
 		"$out/console.log" || bad "$name/vm-finished"
-	local line
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		case $line in
-		"@@ ok "*)   ok "$name/${line#@@ ok }" ;;
-		"@@ FAIL "*) bad "$name/${line#@@ FAIL }" ;;
-		"@@ skip "*) skipped=$((skipped + 1)); echo "skip $name/${line#@@ skip }" ;;
-		"@@ | "*)    echo "    ${line#@@ | }" ;;
-		"@@ boot "*) log "$name: root up, first script starts at ${line#@@ boot } of guest time" ;;
-		"@@ time "*) log "$name: ${line#@@ time }" ;;
-		esac
-	done < <(grep -a '^@@ ' "$out/console.log")
+	count_console "$out/console.log" "$name"
 	log "$name: $(( $(date +%s) - t0 ))s in all"
 }
 

@@ -6,8 +6,9 @@
 #   TESTS="00-smoke.sh ..."  which tests/ areas (default: all)
 #   STAGES="lint packaging"  host-side stages (default: both; "" for none):
 #                            scripts/lint.sh, scripts/test-packaging.sh
-#   SBD_VMS=2                kernels whose VMs run at once (default: 2
-#                            on fewer than 4 cores, else 3)
+#   SBD_VMS=2                VMs at once, each with its share of a
+#                            kernel's areas (default: 2 on fewer than
+#                            4 cores, else 3)
 #   SBD_TIME_BUDGET=2520     seconds the whole run may take; the debug
 #                            tier, last, gets what is left (debug-tier.sh)
 #   QUICK=1                  only the areas marked "# QUICK=1" in their
@@ -50,10 +51,13 @@ run_stage() {
 	done < <("$@"; echo "@@ stage-exit $?")
 }
 
-# prepare_tier TIER: fetch TIER's kernel, build sbd with W=1 and pack
-# the initramfs; sets TIER_NAME.  Fails (counted) if a step does.
+# prepare_tier TIER [PARTS]: fetch TIER's kernel, build sbd with W=1
+# and pack an initramfs for each of PARTS (default 1) shares of the
+# areas, into $SBD_OUT/TIER/ (one part) or $SBD_OUT/TIER/N/; sets
+# TIER_NAME and TIER_PARTS (the directories).  Fails (counted) if a
+# step does.
 prepare_tier() {
-	local tier=$1 out=$SBD_OUT/$1
+	local tier=$1 parts=${2:-1} out=$SBD_OUT/$1 areas k i dir part
 	mkdir -p "$out"
 	TIER_NAME=$tier
 	if ! "$SBD_ROOT/scripts/fetch-kernel.sh" "$tier" >"$out/fetch.log" 2>&1; then
@@ -66,44 +70,49 @@ prepare_tier() {
 	else
 		bad "$TIER_NAME/build-W=1"; tail -n 30 "$out/build.log"; return 1
 	fi
-	if ! "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$out/initramfs.img" \
-		vm-run-areas.sh ${TESTS:+$TESTS} >"$out/initramfs.log" 2>&1; then
-		bad "$TIER_NAME/initramfs"; tail -n 20 "$out/initramfs.log"; return 1
-	fi
+	# Every PARTS-th area from the kth: the costly ones spread out.
+	read -ra areas <<< "${TESTS:-$(cd "$SBD_ROOT/tests" && echo [0-9][0-9]-*.sh)}"
+	[ "${#areas[@]}" -ge "$parts" ] || parts=${#areas[@]}
+	TIER_PARTS=""
+	for ((k = 0; k < parts; k++)); do
+		dir=$out
+		[ "$parts" = 1 ] || dir=$out/$((k + 1))
+		part=""
+		for ((i = k; i < ${#areas[@]}; i += parts)); do
+			part="$part ${areas[i]}"
+		done
+		mkdir -p "$dir"
+		# shellcheck disable=SC2086 # $part: area names, split on purpose
+		if ! "$SBD_ROOT/scripts/make-initramfs.sh" "$tier" "$dir/initramfs.img" \
+			vm-run-areas.sh $part >"$dir/initramfs.log" 2>&1; then
+			bad "$TIER_NAME/initramfs"; tail -n 20 "$dir/initramfs.log"; return 1
+		fi
+		TIER_PARTS="$TIER_PARTS $dir"
+	done
 }
 
-# boot_tier TIER: boot the prepared TIER; its status goes to
-# $SBD_OUT/TIER/vm.rc, for count_tier.
+# boot_tier TIER DIR: boot TIER's kernel with DIR's initramfs; its
+# status goes to DIR/vm.rc, for count_tier.
 boot_tier() {
-	local out=$SBD_OUT/$1 rc=0
-	rm -f "$out/vm.rc"
-	"$SBD_ROOT/scripts/boot-vm.sh" "$1" "$out/initramfs.img" \
-		"$out/console.log" || rc=$?
-	echo $rc > "$out/vm.rc"
+	local rc=0
+	rm -f "$2/vm.rc"
+	"$SBD_ROOT/scripts/boot-vm.sh" "$1" "$2/initramfs.img" \
+		"$2/console.log" || rc=$?
+	echo $rc > "$2/vm.rc"
 }
 
-# count_tier TIER NAME: count the guest's verdicts and show the evidence
-# of each failure.
+# count_tier DIR NAME: the VM's end and the guest's verdicts.
 count_tier() {
-	local out=$SBD_OUT/$1 name=$2 line
-	[ "$(cat "$out/vm.rc" 2>/dev/null)" = 0 ] || bad "$name/vm-finished"
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		case $line in
-		"@@ ok "*)   ok "$name/${line#@@ ok }" ;;
-		"@@ FAIL "*) bad "$name/${line#@@ FAIL }" ;;
-		"@@ skip "*) skipped=$((skipped + 1)); echo "skip $name/${line#@@ skip }" ;;
-		"@@ | "*)    echo "    ${line#@@ | }" ;;
-		esac
-	done < <(grep -a '^@@ ' "$out/console.log" 2>/dev/null)
+	[ "$(cat "$1/vm.rc" 2>/dev/null)" = 0 ] || bad "$2/vm-finished"
+	count_console "$1/console.log" "$2"
 }
 
-# run_tier TIER: one kernel, alone (the debug tier).
+# run_tier TIER: one kernel, one VM, alone (the debug tier).
 run_tier() {
 	prepare_tier "$1" || return
 	log "$TIER_NAME: booting; console in $SBD_OUT/$1/console.log"
-	boot_tier "$1"
-	count_tier "$1" "$TIER_NAME"
+	boot_tier "$1" "$SBD_OUT/$1"
+	count_tier "$SBD_OUT/$1" "$TIER_NAME"
 }
 
 start=$(date +%s)
@@ -114,22 +123,25 @@ for stage in ${STAGES-lint packaging}; do
 	*)         bad "$stage"; echo "    unknown stage (STAGES=\"lint packaging\")" ;;
 	esac
 done
-# The kernels' VMs run SBD_VMS at a time: a guest's tests keep about
-# one of its vCPUs busy, so two guests fill two cores.  Each is
-# prepared while the one before runs; the verdicts are counted in the
-# kernels' order once all have ended.
+# Each kernel's areas are shared among SBD_VMS VMs, and SBD_VMS VMs run
+# at a time: a guest's tests keep about one of its vCPUs busy, so two
+# guests fill two cores, and no kernel's half runs alone for long.  Each
+# kernel is prepared while the VMs before it run; the verdicts are
+# counted in the kernels' order once all have ended.
 SBD_VMS=${SBD_VMS:-$(( $(nproc) < 4 ? 2 : 3 ))}
-# Two guests share the cores: each may take up to twice its time alone.
+# Guests share the cores: each may take up to twice its time alone.
 [ "$SBD_VMS" = 1 ] || export VM_TIMEOUT=${VM_TIMEOUT:-3600}
 booted=""
 for tier in $(kernel_tiers); do
-	prepare_tier "$tier" || continue
-	while [ "$(jobs -rp | wc -l)" -ge "$SBD_VMS" ]; do
-		wait -n || :
+	prepare_tier "$tier" "$SBD_VMS" || continue
+	for dir in $TIER_PARTS; do
+		while [ "$(jobs -rp | wc -l)" -ge "$SBD_VMS" ]; do
+			wait -n || :
+		done
+		log "$TIER_NAME: booting; console in $dir/console.log"
+		boot_tier "$tier" "$dir" &
+		booted="$booted $dir:$TIER_NAME"
 	done
-	log "$TIER_NAME: booting; console in $SBD_OUT/$tier/console.log"
-	boot_tier "$tier" &
-	booted="$booted $tier:$TIER_NAME"
 done
 wait
 for t in $booted; do
