@@ -371,6 +371,7 @@ static int sbd_power_on(struct sbd_device *dev)
 void sbd_cache_free(struct sbd_device *dev)
 {
 	if (dev->cache.rec) {
+		kfree(dev->cache.rec->only);
 		vfree(dev->cache.rec->mem);
 		kfree(dev->cache.rec);
 		dev->cache.rec = NULL;

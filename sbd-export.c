@@ -3,7 +3,8 @@
  * What debugfs shows of a disk's recording, under sbd/sbdN/ on a disk
  * with a cache: "points", the recording point by point; "log-writes",
  * the recording in dm-log-writes' format; "log-writes-points", which
- * maps that log's entries to points.  It reads the recording
+ * maps that log's entries to points; "fates", what the visit lost of
+ * the writes.  It reads the recording
  * (sbd-record.h) under the cache's mutex and calls nothing else of sbd.
  * And the way back in, "fua": a FUA write through the block layer, for
  * replaying such a log into a new recording (explore/sbd-import.c).
@@ -416,6 +417,47 @@ static const struct file_operations sbd_export_map_fops = {
 };
 
 /*
+ * debugfs sbd/sbdN/fates: while the disk visits a state, the writes it
+ * did not keep whole, a line each, "K lost" or "K torn": the writes after
+ * the last FLUSH at or before the point, without FUA, whose fate under
+ * the visit's policy (and "only" list) is not to be kept.  Shrinking
+ * such a set (a visit's "only" list) finds the writes a failure needs.
+ * EINVAL when the disk is not visiting.
+ */
+static int sbd_fates_show(struct seq_file *m, void *v)
+{
+	struct sbd_device *dev = m->private;
+	struct sbd_cache *c = &dev->cache;
+	const struct sbd_point *p;
+	struct sbd_record *r;
+	enum sbd_fate fate;
+	int err = 0;
+	u64 k, rnd;
+
+	mutex_lock(&c->mutex);
+	r = c->rec;
+	if (!r || !r->visiting) {
+		err = -EINVAL;
+		goto out;
+	}
+	for (k = sbd_record_durable(r, r->point) + 1; k <= r->point; k++) {
+		p = &sbd_point_array(r)[k - 1];
+		if (!sbd_point_has_data(p) || p->fua)
+			continue;
+		fate = sbd_visit_fate(&r->policy, r->only, r->nonly, k,
+				      p->len / dev->sect_size, &rnd);
+		if (fate != SBD_KEPT)
+			seq_printf(m, "%llu %s\n", k,
+				   fate == SBD_LOST ? "lost" : "torn");
+		cond_resched();
+	}
+out:
+	mutex_unlock(&c->mutex);
+	return err;
+}
+DEFINE_SHOW_ATTRIBUTE(sbd_fates);
+
+/*
  * debugfs sbd/sbdN/fua: a pwrite() of whole blocks here is one FUA write
  * of those bytes at that offset of the disk, sent through the block
  * layer like any other.  Replaying a log needs it: user space cannot
@@ -472,8 +514,8 @@ static const struct file_operations sbd_fua_fops = {
 };
 
 /*
- * sbd/sbdN/ under @root, with the recording's three listings and the
- * FUA write; removed with the disk (sbd.c).  debugfs errors are not
+ * sbd/sbdN/ under @root, with the recording's listings, the visit's
+ * fates and the FUA write; removed with the disk (sbd.c).  debugfs errors are not
  * sbd's to report.
  */
 void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root)
@@ -485,5 +527,7 @@ void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root)
 			    &sbd_export_fops);
 	debugfs_create_file("log-writes-points", 0444, dev->debugfs, dev,
 			    &sbd_export_map_fops);
+	debugfs_create_file("fates", 0444, dev->debugfs, dev,
+			    &sbd_fates_fops);
 	debugfs_create_file("fua", 0200, dev->debugfs, dev, &sbd_fua_fops);
 }

@@ -199,35 +199,15 @@ static u64 sbd_record_move(struct sbd_device *dev, u64 target)
 	return moved;
 }
 
-/* The last FLUSH at or before @point, or 0: everything up to it is durable. */
-static u64 sbd_record_durable(const struct sbd_record *r, u64 point)
-{
-	while (point && sbd_point_array(r)[point - 1].kind != SBD_POINT_FLUSH)
-		point--;
-	return point;
-}
-
-/*
- * What a visit under @pol does to the write of point @k, which is not
- * durable at the visited point and spans @blocks blocks.  Each point
- * draws from its own stream, seeded by (seed, k): the fates do not depend
- * on the order in which points are looked at, so applying (oldest first)
- * and removing (newest first) agree, and so does an independent model.
- */
-static enum sbd_fate sbd_visit_fate(const struct sbd_policy *pol, u64 k,
-				    u32 blocks, u64 *rnd)
-{
-	*rnd = pol->seed ^ (k * 0xd6e8feb86659fd93ULL);
-	return sbd_cut_fate(pol, blocks, rnd);
-}
-
 /*
  * With the store at @base, swap in (@apply) or back out the part @pol
- * keeps of the writes after @base up to @point.  A torn write keeps each
- * of its blocks with probability 1/2: a block is written whole or not.
+ * (and @only, @nonly) keeps of the writes after @base up to @point.  A
+ * torn write keeps each of its blocks with probability 1/2: a block is
+ * written whole or not.
  */
 static u64 sbd_record_overlay(struct sbd_device *dev, u64 point,
-			      const struct sbd_policy *pol, bool apply)
+			      const struct sbd_policy *pol, const u64 *only,
+			      unsigned int nonly, bool apply)
 {
 	struct sbd_record *r = dev->cache.rec;
 	u64 i, k, rnd, moved = 0;
@@ -240,7 +220,8 @@ static u64 sbd_record_overlay(struct sbd_device *dev, u64 point,
 		if (!sbd_point_has_data(p))
 			continue;
 		switch (p->fua ? SBD_KEPT :
-			sbd_visit_fate(pol, k, p->len / dev->sect_size, &rnd)) {
+			sbd_visit_fate(pol, only, nonly, k,
+				       p->len / dev->sect_size, &rnd)) {
 		case SBD_KEPT:
 			moved += sbd_point_swap(dev, p, 0, p->len);
 			break;
@@ -278,14 +259,16 @@ static u64 sbd_record_undo_ring(struct sbd_device *dev)
 }
 
 /*
- * Turn the store into the crash state (@point, @pol), or with @pol NULL
- * back into the recording's end.  The caller holds c->mutex and the
+ * Turn the store into the crash state (@point, @pol), its fates limited
+ * to the writes of @only if not NULL (the record takes it), or with @pol
+ * NULL back into the recording's end.  The caller holds c->mutex and the
  * openers' lock; the recording has ended.  The queue is frozen
  * throughout: no request sees a state half made, and the swaps need no
  * spinlock.
  */
-void sbd_record_goto(struct sbd_device *dev, u64 point,
-		     const struct sbd_policy *pol)
+static void sbd_record_visit(struct sbd_device *dev, u64 point,
+			     const struct sbd_policy *pol, u64 *only,
+			     unsigned int nonly)
 {
 	struct sbd_record *r = dev->cache.rec;
 	unsigned int memflags;
@@ -296,12 +279,16 @@ void sbd_record_goto(struct sbd_device *dev, u64 point,
 	start = ktime_get_ns();
 	moved = sbd_record_undo_ring(dev);
 	if (r->visiting)
-		moved += sbd_record_overlay(dev, r->point, &r->policy, false);
+		moved += sbd_record_overlay(dev, r->point, &r->policy, r->only,
+					    r->nonly, false);
 	moved += sbd_record_move(dev, pol ? sbd_record_durable(r, point) :
 					    r->npoints);
 	if (pol)
-		moved += sbd_record_overlay(dev, point, pol, true);
+		moved += sbd_record_overlay(dev, point, pol, only, nonly, true);
 	r->visiting = pol;
+	kfree(r->only);
+	r->only = only;
+	r->nonly = nonly;
 	if (pol) {
 		r->point = point;
 		r->policy = *pol;
@@ -312,6 +299,13 @@ void sbd_record_goto(struct sbd_device *dev, u64 point,
 	r->last_move_ns = ktime_get_ns() - start;
 	sbd_unfreeze_queue(dev->disk->queue, memflags);
 	sbd_drop_page_cache(dev->disk);
+}
+
+/* The same, without an "only" list: for the power switch (sbd-cache.c). */
+void sbd_record_goto(struct sbd_device *dev, u64 point,
+		     const struct sbd_policy *pol)
+{
+	sbd_record_visit(dev, point, pol, NULL, 0);
 }
 
 /*
@@ -373,6 +367,7 @@ static void sbd_record_drop(struct sbd_device *dev)
 	c->rec = NULL;
 	spin_unlock(&dev->lock);
 	sbd_unfreeze_queue(dev->disk->queue, memflags);
+	kfree(r->only);
 	vfree(r->mem);
 	kfree(r);
 }
@@ -651,7 +646,69 @@ DEVICE_ATTR_RW(cut_at);
  * recording has ended, with the power on and no filesystem mounted on
  * the disk; anything else is -EINVAL.  Reads "end", "none" (no
  * recording) or the state visited.
+ *
+ * "POINT POLICY only K..." lets POLICY decide the fates of the writes K
+ * alone, each as it would without the list; every other write is kept.
+ * Shrinking the list of a failing state's lost writes finds the ones
+ * that make it fail.  Each K, increasing, must be a write (or discard,
+ * write-zeroes) without FUA after the last FLUSH at or before POINT, and
+ * at most POINT: one whose fate the policy decides.
  */
+#define SBD_ONLY_MAX	128
+
+/*
+ * What follows a visit's policy: nothing (*@only NULL), or "only" and
+ * increasing point numbers, at most SBD_ONLY_MAX, into a kmalloc'ed
+ * *@only.  -EINVAL for anything else.
+ */
+static int sbd_parse_only(const char *p, u64 **only, unsigned int *nonly)
+{
+	unsigned int n = 0;
+	const char *word;
+	size_t len;
+	u64 *list;
+
+	*only = NULL;
+	*nonly = 0;
+	word = sbd_next_word(&p, &len);
+	if (!word)
+		return 0;
+	if (!sbd_word_is(word, len, "only") || sbd_input_ends(p))
+		return -EINVAL;
+	list = kmalloc_array(SBD_ONLY_MAX, sizeof(*list), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	while (!sbd_input_ends(p)) {
+		if (n == SBD_ONLY_MAX || !sbd_parse_token(&p, &list[n]) ||
+		    (n && list[n] <= list[n - 1])) {
+			kfree(list);
+			return -EINVAL;
+		}
+		n++;
+	}
+	*only = list;
+	*nonly = n;
+	return 0;
+}
+
+/* Is each point of @only one whose fate a visit of @point decides? */
+static bool sbd_only_valid(const struct sbd_record *r, u64 point,
+			   const u64 *only, unsigned int nonly)
+{
+	u64 durable = sbd_record_durable(r, point);
+	const struct sbd_point *p;
+	unsigned int i;
+
+	for (i = 0; i < nonly; i++) {
+		if (only[i] <= durable || only[i] > point)
+			return false;
+		p = &sbd_point_array(r)[only[i] - 1];
+		if (!sbd_point_has_data(p) || p->fua)
+			return false;
+	}
+	return true;
+}
+
 static ssize_t visit_show(struct device *d, struct device_attribute *attr,
 			  char *buf)
 {
@@ -668,6 +725,17 @@ static ssize_t visit_show(struct device *d, struct device_attribute *attr,
 	} else {
 		ret = sysfs_emit(buf, "%llu ", r->point);
 		ret += sbd_policy_emit(buf, ret, &r->policy);
+		if (r->only) {
+			unsigned int i;
+
+			/* The policy's newline becomes the list's blank. */
+			buf[ret - 1] = ' ';
+			ret += sysfs_emit_at(buf, ret, "only");
+			for (i = 0; i < r->nonly; i++)
+				ret += sysfs_emit_at(buf, ret, " %llu",
+						     r->only[i]);
+			ret += sysfs_emit_at(buf, ret, "\n");
+		}
 	}
 	mutex_unlock(&c->mutex);
 	return ret;
@@ -680,11 +748,13 @@ static ssize_t visit_store(struct device *d, struct device_attribute *attr,
 	struct sbd_cache *c = &dev->cache;
 	struct sbd_policy pol;
 	const char *p = buf;
+	unsigned int nonly = 0;
+	u64 *only = NULL;
 	size_t word_len;
 	const char *word;
 	bool to_end;
 	u64 point = 0;
-	int err = -EINVAL;
+	int err;
 
 	word = sbd_next_word(&p, &word_len);
 	to_end = sbd_word_is(word, word_len, "end");
@@ -692,19 +762,26 @@ static ssize_t visit_store(struct device *d, struct device_attribute *attr,
 		p = buf;
 		if (!sbd_parse_token(&p, &point) || !sbd_parse_policy(&p, &pol))
 			return -EINVAL;
-	}
-	if (!sbd_input_ends(p))
+		err = sbd_parse_only(p, &only, &nonly);
+		if (err)
+			return err;
+	} else if (!sbd_input_ends(p)) {
 		return -EINVAL;
+	}
 
+	err = -EINVAL;
 	mutex_lock(&c->mutex);
 	sbd_lock_openers(dev);
 	if (c->rec && c->rec->state != SBD_REC_ON && !c->off &&
-	    point <= c->rec->npoints && !sbd_disk_claimed(dev->disk)) {
-		sbd_record_goto(dev, point, to_end ? NULL : &pol);
+	    point <= c->rec->npoints && !sbd_disk_claimed(dev->disk) &&
+	    sbd_only_valid(c->rec, point, only, nonly)) {
+		sbd_record_visit(dev, point, to_end ? NULL : &pol, only, nonly);
+		only = NULL;
 		err = 0;
 	}
 	sbd_unlock_openers(dev);
 	mutex_unlock(&c->mutex);
+	kfree(only);
 	return err ?: len;
 }
 DEVICE_ATTR_RW(visit);

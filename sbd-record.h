@@ -171,6 +171,13 @@ struct sbd_record {
 	bool visiting;
 	u64 point;		/* the visit, while @visiting */
 	struct sbd_policy policy;
+	/*
+	 * The visit's "only" list: the policy decides the fates of these
+	 * writes alone (points, increasing), every other one is kept; NULL
+	 * without one.  kmalloc'ed, freed by the next visit.
+	 */
+	u64 *only;
+	unsigned int nonly;
 	/* Counters for record_stats. */
 	u64 writes, flushes, fua_writes, marks, saved_bytes;
 	u64 visits, moved_bytes, last_move_ns;
@@ -184,6 +191,50 @@ static inline struct sbd_point *sbd_point_array(const struct sbd_record *r)
 static inline bool sbd_point_has_data(const struct sbd_point *p)
 {
 	return p->kind <= SBD_POINT_ZEROES;
+}
+
+/* The last FLUSH at or before @point, or 0: everything up to it is durable. */
+static inline u64 sbd_record_durable(const struct sbd_record *r, u64 point)
+{
+	while (point && sbd_point_array(r)[point - 1].kind != SBD_POINT_FLUSH)
+		point--;
+	return point;
+}
+
+/* Is point @k in the increasing list @only of @n points? */
+static inline bool sbd_only_has(const u64 *only, unsigned int n, u64 k)
+{
+	unsigned int lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (only[mid] == k)
+			return true;
+		if (only[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * What a visit under @pol does to the write of point @k, which is not
+ * durable at the visited point and spans @blocks blocks.  Each point
+ * draws from its own stream, seeded by (seed, k): the fates do not depend
+ * on the order in which points are looked at, so applying (oldest first)
+ * and removing (newest first) agree, and so does an independent model.
+ * With an "only" list (@nonly points), a write not in it is kept: each
+ * listed write's fate is the one it has without the list.
+ */
+static inline enum sbd_fate sbd_visit_fate(const struct sbd_policy *pol,
+					   const u64 *only, unsigned int nonly,
+					   u64 k, u32 blocks, u64 *rnd)
+{
+	if (only && !sbd_only_has(only, nonly, k))
+		return SBD_KEPT;
+	*rnd = pol->seed ^ (k * 0xd6e8feb86659fd93ULL);
+	return sbd_cut_fate(pol, blocks, rnd);
 }
 
 /* After a recording, the ring keeps what visits write (sbd_cache_write()). */

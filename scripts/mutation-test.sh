@@ -27,7 +27,7 @@ bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 
 # The files a mutant may change: the driver's, and the explorer's with
 # its helpers.
-MUTABLE="./*.[ch] explore/*.c explore/sbd-explore"
+MUTABLE="./*.[ch] explore/*.c explore/sbd-explore explore/workloads/*.sh"
 n=0
 while IFS= read -r line; do
 	case $line in '#'*|'') continue ;; esac

@@ -113,28 +113,28 @@ echo "@@ | import: $_n points, $_k states hashed on both disks"
 to sbd0 end visit
 to sbd1 end visit
 
-# --- Shares: --shard I/3 of the kept recording, joined by --merge, are
+# --- Shares: --shard I/4 of the kept recording, joined by --merge, are
 # the whole run: the same states, each once, and the same verdicts.
 # shellcheck disable=SC2086
 $EXPLORE --dev /dev/sbd0 --again --json "$TMP/all.json" $OPTS > "$TMP/all.out" 2>&1
 _all_rc=$?
 expect shard/whole-run-passes 0 "$_all_rc"
-for _i in 1 2 3; do
+for _i in 1 2 3 4; do
 	# shellcheck disable=SC2086
-	check "shard/run-$_i" $EXPLORE --dev /dev/sbd0 --again --shard "$_i/3" \
+	check "shard/run-$_i" $EXPLORE --dev /dev/sbd0 --again --shard "$_i/4" \
 		--json "$TMP/shard$_i.json" $OPTS
 done
-check_output shard/merge 'all [0-9]+ states passed' $EXPLORE --merge "$TMP"/shard[123].json
+check_output shard/merge 'all [0-9]+ states passed' $EXPLORE --merge "$TMP"/shard[1234].json
 expect shard/same-states "$(states "$TMP/all.json" | sort)" \
-	"$(states "$TMP"/shard[123].json | sort)"
-check_fails_with shard/merge-refuses-a-missing-share 'share 2/3 is missing' \
-	$EXPLORE --merge "$TMP/shard1.json" "$TMP/shard3.json"
+	"$(states "$TMP"/shard[1234].json | sort)"
+check_fails_with shard/merge-refuses-a-missing-share 'share 2/4 is missing' \
+	$EXPLORE --merge "$TMP/shard1.json" "$TMP/shard3.json" "$TMP/shard4.json"
 check_fails_with shard/merge-refuses-a-share-twice 'given twice' \
-	$EXPLORE --merge "$TMP/shard1.json" "$TMP/shard1.json" "$TMP/shard2.json" "$TMP/shard3.json"
+	$EXPLORE --merge "$TMP"/shard[1234].json "$TMP/shard1.json"
 sed 's/"points": \([0-9]*\)/"points": 1\1/' "$TMP/shard2.json" > "$TMP/other2.json"
 check_fails_with shard/merge-refuses-a-share-of-another-run 'another run' \
-	$EXPLORE --merge "$TMP/shard1.json" "$TMP/other2.json" "$TMP/shard3.json"
-for _s in 0/3 4/3 1/0 x/3; do
+	$EXPLORE --merge "$TMP/shard1.json" "$TMP/other2.json" "$TMP/shard3.json" "$TMP/shard4.json"
+for _s in 0/4 5/4 1/0 x/4; do
 	# shellcheck disable=SC2086
 	check_fails_with "shard/refuses-$(echo "$_s" | tr / -)" 'expected I/N' \
 		$EXPLORE --dev /dev/sbd0 --again --shard "$_s" $OPTS

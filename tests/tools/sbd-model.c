@@ -16,9 +16,13 @@
  *	check it against TRACE: the same writes, in order, with the same
  *	ranges, FUA flags and marks (an O_DSYNC write is a FUA write and
  *	then a FLUSH: the fsync O_DSYNC implies).  Then, for every point and
- *	each POLICY ("none", "all", "random:SEED:PERCENT", "torn:SEED"),
- *	visit it through sysfs and compare the disk, block by block, with
- *	the image this program computes; after each point, go back to the
+ *	each POLICY ("none", "all", "random:SEED:PERCENT", "torn:SEED";
+ *	with "@odd" or "@even" after it, the visit's "only" list is the
+ *	odd or even numbered of the writes whose fates the policy decides,
+ *	at most 128 of them), visit it through sysfs and compare the disk,
+ *	block by block, with the image this program computes, and the
+ *	disk's debugfs "fates" with the writes the model loses or tears;
+ *	after each point, go back to the
  *	end and compare that with the end image; last, visit every point
  *	from the newest down with "all" and no return in between.
  *
@@ -336,11 +340,28 @@ struct policy {
 	uint64_t seed;
 	unsigned int percent;
 	char text[64];
+	int only;	/* 0: no list; 1: the odd writes, 2: the even ones */
 };
+
+#define ONLY_MAX	128
 
 static int parse_policy(const char *arg, struct policy *pol)
 {
+	char *at;
+
 	memset(pol, 0, sizeof(*pol));
+	at = strchr(arg, '@');
+	if (at) {
+		char head[64];
+
+		if (strcmp(at, "@odd") && strcmp(at, "@even"))
+			return -1;
+		snprintf(head, sizeof(head), "%.*s", (int)(at - arg), arg);
+		if (parse_policy(head, pol))
+			return -1;
+		pol->only = at[1] == 'o' ? 1 : 2;
+		return 0;
+	}
 	if (!strcmp(arg, "none")) {
 		strcpy(pol->text, "none");
 	} else if (!strcmp(arg, "all")) {
@@ -359,16 +380,55 @@ static int parse_policy(const char *arg, struct policy *pol)
 	return 0;
 }
 
-/* The image of (P, pol) over @pts; @pol NULL: everything up to P. */
-static void model(unsigned char *img, const struct point *pts, int P,
-		  const struct policy *pol, unsigned char *scratch)
+/* The last FLUSH at or before P, or 0. */
+static int durable(const struct point *pts, int P)
 {
-	int base = P, k;
+	while (P > 0 && pts[P - 1].kind != FLUSH)
+		P--;
+	return P;
+}
+
+/*
+ * The "only" list of (P, pol) into @list (ONLY_MAX): the odd or even
+ * numbered writes without FUA after the last FLUSH, up to P.  Returns
+ * how many: 0 means no list.
+ */
+static int only_list(const struct point *pts, int P, const struct policy *pol,
+		     int *list)
+{
+	int k, n = 0;
+
+	if (!pol || !pol->only)
+		return 0;
+	for (k = durable(pts, P) + 1; k <= P && n < ONLY_MAX; k++)
+		if (pts[k - 1].kind <= ZEROES && !pts[k - 1].fua &&
+		    k % 2 == (pol->only == 1))
+			list[n++] = k;
+	return n;
+}
+
+static int in_list(const int *list, int n, int k)
+{
+	while (n--)
+		if (list[n] == k)
+			return 1;
+	return 0;
+}
+
+/*
+ * The image of (P, pol) over @pts; @pol NULL: everything up to P.  With
+ * @fates, "K lost" / "K torn" lines for the writes not kept whole.
+ */
+static void model(unsigned char *img, const struct point *pts, int P,
+		  const struct policy *pol, unsigned char *scratch, char *fates)
+{
+	int base = P, k, list[ONLY_MAX], nlist = only_list(pts, P, pol, list);
 
 	memset(img, 0, dev_size);
+	if (fates)
+		fates[0] = 0;
 	if (pol)
-		while (base > 0 && pts[base - 1].kind != FLUSH)
-			base--;
+		base = durable(pts, P);
 	for (k = 1; k <= P; k++) {
 		const struct point *p = &pts[k - 1];
 		uint64_t blocks = p->len / block, rnd, b;
@@ -381,7 +441,7 @@ static void model(unsigned char *img, const struct point *pts, int P,
 			continue;
 		}
 		rnd = pol->seed ^ ((uint64_t)k * 0xd6e8feb86659fd93ULL);
-		switch (pol->kind) {
+		switch (nlist && !in_list(list, nlist, k) ? 1 : pol->kind) {
 		case 1:
 			fate = 1;
 			break;
@@ -397,6 +457,8 @@ static void model(unsigned char *img, const struct point *pts, int P,
 		default:
 			fate = 0;
 		}
+		if (fates && fate != 1)
+			sprintf(fates + strlen(fates), "%d %s\n", k, fate ? "torn" : "lost");
 		if (fate == 1)
 			apply(img, p, 0, blocks, scratch);
 		else if (fate == 2)
@@ -425,20 +487,40 @@ static void visit_and_compare(const char *dev, const struct point *pts, int n, i
 			      const struct policy *pol, unsigned char *want,
 			      unsigned char *got, unsigned char *scratch)
 {
-	char cmd[96];
+	static char cmd[4096], fates[65536], got_fates[65536];
+	int list[ONLY_MAX], nlist = only_list(pts, P, pol, list), i;
 	uint64_t b;
 	int err;
 
 	if (pol)
-		snprintf(cmd, sizeof(cmd), "%d %s", P, pol->text);
+		snprintf(cmd, sizeof(cmd), "%d %s%s", P, pol->text, nlist ? " only" : "");
 	else
 		snprintf(cmd, sizeof(cmd), "end");
+	for (i = 0; i < nlist; i++)
+		sprintf(cmd + strlen(cmd), " %d", list[i]);
 	err = sys_write(dev, "visit", cmd);
 	if (err) {
 		bad("visit \"%s\": %s", cmd, strerror(-err));
 		return;
 	}
-	model(want, pts, pol ? P : n, pol, scratch);
+	model(want, pts, pol ? P : n, pol, scratch, pol ? fates : NULL);
+	if (pol) {
+		char path[128];
+		FILE *f;
+		size_t got_len;
+
+		snprintf(path, sizeof(path), "/sys/kernel/debug/sbd/%s/fates", disk_name(dev));
+		f = fopen(path, "r");
+		got_len = f ? fread(got_fates, 1, sizeof(got_fates) - 1, f) : 0;
+		got_fates[got_len] = 0;
+		if (!f)
+			bad("visit \"%s\": cannot read %s", cmd, path);
+		else if (strcmp(fates, got_fates))
+			bad("visit \"%s\": fates \"%.80s\", the model's \"%.80s\"", cmd,
+			    got_fates, fates);
+		if (f)
+			fclose(f);
+	}
 	if (read_dev(dev, got)) {
 		bad("visit \"%s\": reading the disk failed", cmd);
 		return;
