@@ -78,7 +78,7 @@ check model/drop-1 to sbd1 drop record
 # --- sbd-explore: a run saved (--save-recording) on sbd0, imported on
 # sbd1 (--from): the same points, states that hash alike, the same
 # verdicts, state by state.
-OPTS="--fs ext4 --check @db --points all --max-points 8 --random 1 --torn 1 --no-dedup -q"
+OPTS="--fs ext4 --check @db --points all --max-points 4 --random 1 --torn 1 --no-dedup -q"
 # shellcheck disable=SC2086 # $OPTS: options, split on purpose
 check_output explore/record 'all [0-9]+ states passed' $EXPLORE --dev /dev/sbd0 \
 	--workload @db --ops 4 --keep --save-recording --save "$TMP/s" \
@@ -100,7 +100,8 @@ _n=$(grep -c . "$TMP/p0")
 _bad="" _k=0
 _p=0
 while [ "$_p" -le "$_n" ]; do
-	for _pol in none all "random 3 50" "torn 4"; do
+	# (Every policy and seed of sbd-model's recording is checked above.)
+	for _pol in all "torn 4"; do
 		to sbd0 "$_p $_pol" visit && to sbd1 "$_p $_pol" visit || { _bad="$_bad ($_p $_pol): visit failed"; continue; }
 		_h0=$(sbd-statehash /dev/sbd0 "$TMP/p0") && _h1=$(sbd-statehash /dev/sbd1 "$TMP/p1") &&
 			[ "$_h0" = "$_h1" ] || _bad="$_bad ($_p $_pol): $_h0 / $_h1"
@@ -185,7 +186,7 @@ kernel_log() {
 	# shellcheck disable=SC2086
 	check_output lw/explore-torn 'all [0-9]+ states passed' $EXPLORE --dev /dev/sbd1 \
 		--fs ext4 --from "$TMP/k" --keep --points flush,fua,mark --random 0 --torn 2 \
-		--max-points 10 --check none --save "$TMP/ks" -q --json "$TMP/k.json"
+		--max-points 6 --check none --save "$TMP/ks" -q --json "$TMP/k.json"
 	check lw/imported-end-is-the-disk sh -c "[ $(dev_sum /dev/sbd0) = $(dev_sum /dev/sbd1) ]"
 	# Each FLUSH state: the log, in its order, replayed to that FLUSH.
 	grep -q ' mark files-synced$' "$(dbg sbd1 points)" && pass lw/mark-imported ||
