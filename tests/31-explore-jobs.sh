@@ -9,6 +9,7 @@
 # mount stops the run, named, and is left running.
 
 # Requires: cache_mb, debugfs, ndevices, sizes; ext4; sbd-explore, sbd-statehash (explore/).
+# Suite kernels: 6.1 newest
 # QUICK=0
 
 # shellcheck disable=SC2086 # $STATES: the explorer's options, split on purpose
