@@ -515,8 +515,8 @@ static const struct file_operations sbd_fua_fops = {
 
 /*
  * sbd/sbdN/ under @root, with the recording's listings, the visit's
- * fates and the FUA write; removed with the disk (sbd.c).  debugfs errors are not
- * sbd's to report.
+ * fates and the FUA write; removed with the disk (sbd.c).  debugfs
+ * errors are not sbd's to report.
  */
 void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root)
 {
