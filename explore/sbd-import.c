@@ -31,22 +31,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#define LW_MAGIC	0x6a736677736872ULL
-#define LW_FLUSH	(1 << 0)
-#define LW_FUA		(1 << 1)
-#define LW_DISCARD	(1 << 2)
-#define LW_MARK		(1 << 3)
+#include "sbd-logwrites.h"
+
 /* What debugfs' fua takes at once: one bio of 4 KiB pages. */
 #define FUA_MAX		(256 << 12)
-
-struct lw_super {
-	uint64_t magic, version, nr_entries;
-	uint32_t sectorsize;
-} __attribute__((packed));
-
-struct lw_entry {
-	uint64_t sector, nr_sectors, flags, data_len;
-};
 
 /* One entry of the log, where it is, and what MAP says of it. */
 struct entry {

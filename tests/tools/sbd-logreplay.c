@@ -38,19 +38,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#define LW_MAGIC	0x6a736677736872ULL
-#define LW_FLUSH	(1 << 0)
-#define LW_DISCARD	(1 << 2)
-#define LW_MARK		(1 << 3)
-
-struct lw_super {
-	uint64_t magic, version, nr_entries;
-	uint32_t sectorsize;
-} __attribute__((packed));
-
-struct lw_entry {
-	uint64_t sector, nr_sectors, flags, data_len;
-};
+#include "../../explore/sbd-logwrites.h"
 
 static uint64_t fnv(const unsigned char *p, uint64_t n)
 {
