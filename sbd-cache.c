@@ -413,6 +413,7 @@ int sbd_cache_init(struct sbd_device *dev, unsigned int index, size_t bytes)
 			sizeof(long);
 
 	mutex_init(&c->mutex);
+	init_waitqueue_head(&c->pause_wq);
 	c->size = bytes;
 	c->max_entries = sbd_cache_entries(bytes, dev->sect_size);
 	c->log = __vmalloc(bytes, GFP_KERNEL | __GFP_RETRY_MAYFAIL |

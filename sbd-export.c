@@ -514,9 +514,66 @@ static const struct file_operations sbd_fua_fops = {
 };
 
 /*
+ * debugfs sbd/sbdN/pause: a test hook (sbd_pause_point()).  Writing
+ * "stop", "mark" or "visit" makes the next write of that sysfs file wait
+ * at its pause point; "none" lets it go on.  Reads the path armed
+ * ("none" if none), and "waiting" after it while a writer waits.
+ */
+static const char *const sbd_pause_names[] = {
+	[SBD_PAUSE_NONE] = "none",
+	[SBD_PAUSE_STOP] = "stop",
+	[SBD_PAUSE_MARK] = "mark",
+	[SBD_PAUSE_VISIT] = "visit",
+};
+
+static int sbd_pause_show(struct seq_file *m, void *v)
+{
+	struct sbd_cache *c = &((struct sbd_device *)m->private)->cache;
+
+	seq_printf(m, "%s%s\n", sbd_pause_names[READ_ONCE(c->pause_at)],
+		   READ_ONCE(c->paused) ? " waiting" : "");
+	return 0;
+}
+
+static int sbd_pause_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sbd_pause_show, inode->i_private);
+}
+
+static ssize_t sbd_pause_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct sbd_cache *c = &((struct sbd_device *)m->private)->cache;
+	char buf[8];
+	int where;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	where = sysfs_match_string(sbd_pause_names, buf);
+	if (where < 0)
+		return -EINVAL;
+	WRITE_ONCE(c->pause_at, where);
+	wake_up_all(&c->pause_wq);
+	return count;
+}
+
+static const struct file_operations sbd_pause_fops = {
+	.owner = THIS_MODULE,
+	.open = sbd_pause_open,
+	.read = seq_read,
+	.write = sbd_pause_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/*
  * sbd/sbdN/ under @root, with the recording's listings, the visit's
- * fates and the FUA write; removed with the disk (sbd.c).  debugfs
- * errors are not sbd's to report.
+ * fates, the FUA write and the test hook; removed with the disk (sbd.c).
+ * debugfs errors are not sbd's to report.
  */
 void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root)
 {
@@ -530,4 +587,17 @@ void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root)
 	debugfs_create_file("fates", 0444, dev->debugfs, dev,
 			    &sbd_fates_fops);
 	debugfs_create_file("fua", 0200, dev->debugfs, dev, &sbd_fua_fops);
+	debugfs_create_file("pause", 0600, dev->debugfs, dev, &sbd_pause_fops);
+}
+
+/*
+ * Remove sbd/sbdN/, then let a writer waiting at a pause point go on:
+ * the disk's removal waits for its sysfs writers, and nothing can arm
+ * the hook again.
+ */
+void sbd_export_remove_debugfs(struct sbd_device *dev)
+{
+	debugfs_remove_recursive(dev->debugfs);
+	if (dev->cache.log)
+		sbd_pause_clear(&dev->cache);
 }

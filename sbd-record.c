@@ -526,6 +526,7 @@ static ssize_t record_store(struct device *d, struct device_attribute *attr,
 	if (sbd_word_is(word, word_len, "start")) {
 		err = sbd_record_start(dev, mib << 20);
 	} else if (sbd_word_is(word, word_len, "stop") && c->rec) {
+		sbd_pause_point(c, SBD_PAUSE_STOP);
 		/* Under the lock that ends it "full" or "cut" too. */
 		spin_lock(&dev->lock);
 		if (c->rec->state == SBD_REC_ON) {
@@ -573,6 +574,7 @@ static ssize_t mark_store(struct device *d, struct device_attribute *attr,
 		err = -EINVAL;
 		goto out;
 	}
+	sbd_pause_point(c, SBD_PAUSE_MARK);
 	/* Under the lock that ends a recording "cut" or "full". */
 	spin_lock(&dev->lock);
 	if (c->rec->state != SBD_REC_ON) {
@@ -775,6 +777,7 @@ static ssize_t visit_store(struct device *d, struct device_attribute *attr,
 	if (c->rec && c->rec->state != SBD_REC_ON && !c->off &&
 	    point <= c->rec->npoints && !sbd_disk_claimed(dev->disk) &&
 	    sbd_only_valid(c->rec, point, only, nonly)) {
+		sbd_pause_point(c, SBD_PAUSE_VISIT);
 		sbd_record_visit(dev, point, to_end ? NULL : &pol, only, nonly);
 		only = NULL;
 		err = 0;

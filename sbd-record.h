@@ -126,6 +126,34 @@ static inline void sbd_unlock_openers(struct sbd_device *dev)
 	mutex_unlock(&dev->disk->open_mutex);
 }
 
+/*
+ * A test hook.  The sysfs path that debugfs sbd/sbdN/pause names waits
+ * at its pause point until the hook is cleared, so that a test runs the
+ * other side of a race in between, in an order it chooses instead of
+ * one left to chance.  Each point sits where a check not made under
+ * the lock that orders it would go stale: before "stop" and "mark" read
+ * the recording's state, which the request path changes; between
+ * visit's holder check and its change, which openers wait for.
+ */
+enum sbd_pause { SBD_PAUSE_NONE, SBD_PAUSE_STOP, SBD_PAUSE_MARK,
+		 SBD_PAUSE_VISIT };
+
+static inline void sbd_pause_point(struct sbd_cache *c, enum sbd_pause where)
+{
+	if (likely(READ_ONCE(c->pause_at) != where))
+		return;
+	WRITE_ONCE(c->paused, true);
+	/* Killable: a test that died leaves no writer stuck for good. */
+	wait_event_killable(c->pause_wq, READ_ONCE(c->pause_at) != where);
+	WRITE_ONCE(c->paused, false);
+}
+
+static inline void sbd_pause_clear(struct sbd_cache *c)
+{
+	WRITE_ONCE(c->pause_at, SBD_PAUSE_NONE);
+	wake_up_all(&c->pause_wq);
+}
+
 /* Is the disk, or a partition of it, claimed (mounted, say)? */
 static inline bool sbd_disk_claimed(struct gendisk *disk)
 {

@@ -846,7 +846,7 @@ static void sbd_del_disks(unsigned int count)
 {
 	while (count--) {
 		/* Waits for readers of the listing, which use the device. */
-		debugfs_remove_recursive(sbd_devices[count].debugfs);
+		sbd_export_remove_debugfs(&sbd_devices[count]);
 		del_gendisk(sbd_devices[count].disk);
 	}
 }

@@ -93,6 +93,10 @@ struct sbd_cache {
 	struct sbd_policy policy;
 	struct sbd_record *rec;	/* NULL: not recorded */
 	u64 recordings;		/* started so far: tells recordings apart */
+	/* The test hook of debugfs sbd/sbdN/pause: sbd_pause_point(). */
+	wait_queue_head_t pause_wq;
+	int pause_at;		/* enum sbd_pause: the path that waits there */
+	bool paused;		/* a writer waits at it now */
 };
 
 struct sbd_device {
@@ -137,6 +141,7 @@ extern struct device_attribute dev_attr_power, dev_attr_powercut_policy,
 
 /* In sbd-export.c: a disk's debugfs directory, removed by sbd.c. */
 void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root);
+void sbd_export_remove_debugfs(struct sbd_device *dev);
 
 /* In sbd-input.c: reading parameters and sysfs input. */
 bool sbd_parse_decimal(const char *s, size_t len, u64 *value);
