@@ -268,7 +268,7 @@ static u64 sbd_record_undo_ring(struct sbd_device *dev)
  */
 static void sbd_record_visit(struct sbd_device *dev, u64 point,
 			     const struct sbd_policy *pol, u64 *only,
-			     unsigned int nonly)
+			     unsigned int nonly, u64 lose)
 {
 	struct sbd_record *r = dev->cache.rec;
 	unsigned int memflags;
@@ -278,6 +278,9 @@ static void sbd_record_visit(struct sbd_device *dev, u64 point,
 	memflags = sbd_freeze_queue(dev->disk->queue);
 	start = ktime_get_ns();
 	moved = sbd_record_undo_ring(dev);
+	if (r->visiting && r->lose)
+		moved += sbd_point_swap(dev, &sbd_point_array(r)[r->lose - 1],
+					0, sbd_point_array(r)[r->lose - 1].len);
 	if (r->visiting)
 		moved += sbd_record_overlay(dev, r->point, &r->policy, r->only,
 					    r->nonly, false);
@@ -285,6 +288,11 @@ static void sbd_record_visit(struct sbd_device *dev, u64 point,
 					    r->npoints);
 	if (pol)
 		moved += sbd_record_overlay(dev, point, pol, only, nonly, true);
+	/* Nothing later touches its blocks: swapping undoes it (and redoes). */
+	if (pol && lose)
+		moved += sbd_point_swap(dev, &sbd_point_array(r)[lose - 1], 0,
+					sbd_point_array(r)[lose - 1].len);
+	r->lose = pol ? lose : 0;
 	r->visiting = pol;
 	kfree(r->only);
 	r->only = only;
@@ -305,7 +313,7 @@ static void sbd_record_visit(struct sbd_device *dev, u64 point,
 void sbd_record_goto(struct sbd_device *dev, u64 point,
 		     const struct sbd_policy *pol)
 {
-	sbd_record_visit(dev, point, pol, NULL, 0);
+	sbd_record_visit(dev, point, pol, NULL, 0, 0);
 }
 
 /*
@@ -421,11 +429,12 @@ static int sbd_record_copy(struct sbd_device *dev, struct sbd_device *src)
 	/*
 	 * @src at its end: the store holds every write (@base), none made
 	 * since (the ring is empty).  A visit that moved @base away is
-	 * refused by the first; one that did not left the end as it is.
+	 * refused by the first, one that lost a write by the second; any
+	 * other left the end as it is.
 	 */
 	if (c->rec || c->off || sbd_disk_claimed(dev->disk) || sc->off ||
 	    !sr || sr->state == SBD_REC_ON || sr->cut_pending ||
-	    sr->base != sr->npoints || sc->count)
+	    sr->base != sr->npoints || sr->lose || sc->count)
 		goto out;
 	err = -ENOMEM;
 	r->mem = __vmalloc(sr->size, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
@@ -655,15 +664,23 @@ DEVICE_ATTR_RW(cut_at);
  * that make it fail.  Each K, increasing, must be a write (or discard,
  * write-zeroes) without FUA after the last FLUSH at or before POINT, and
  * at most POINT: one whose fate the policy decides.
+ *
+ * "POINT POLICY lose K" then loses write K, which the state keeps
+ * whatever the policy (at or before that FLUSH, or with FUA): its blocks
+ * hold what they held before it, as on a drive that acknowledged and
+ * flushed it but never stored it.  No later point up to POINT may touch
+ * its blocks.
  */
 #define SBD_ONLY_MAX	128
 
 /*
- * What follows a visit's policy: nothing (*@only NULL), or "only" and
- * increasing point numbers, at most SBD_ONLY_MAX, into a kmalloc'ed
- * *@only.  -EINVAL for anything else.
+ * What follows a visit's policy: nothing (*@only NULL, *@lose 0); "lose"
+ * and a point, into *@lose; or "only" and increasing point numbers, at
+ * most SBD_ONLY_MAX, into a kmalloc'ed *@only.  -EINVAL for anything
+ * else.
  */
-static int sbd_parse_only(const char *p, u64 **only, unsigned int *nonly)
+static int sbd_parse_visit_tail(const char *p, u64 **only,
+				unsigned int *nonly, u64 *lose)
 {
 	unsigned int n = 0;
 	const char *word;
@@ -672,9 +689,13 @@ static int sbd_parse_only(const char *p, u64 **only, unsigned int *nonly)
 
 	*only = NULL;
 	*nonly = 0;
+	*lose = 0;
 	word = sbd_next_word(&p, &len);
 	if (!word)
 		return 0;
+	if (sbd_word_is(word, len, "lose"))
+		return sbd_parse_token(&p, lose) && *lose && sbd_input_ends(p) ?
+		       0 : -EINVAL;
 	if (!sbd_word_is(word, len, "only") || sbd_input_ends(p))
 		return -EINVAL;
 	list = kmalloc_array(SBD_ONLY_MAX, sizeof(*list), GFP_KERNEL);
@@ -711,6 +732,33 @@ static bool sbd_only_valid(const struct sbd_record *r, u64 point,
 	return true;
 }
 
+/*
+ * Is @k a write that a visit of @point keeps whole whatever the policy
+ * (made durable by a FLUSH, or FUA), with no later point up to @point
+ * touching its blocks?  Then it can be lost as a drive that lies loses
+ * it, and nothing else changes.
+ */
+static bool sbd_lose_valid(const struct sbd_record *r, u64 point, u64 k)
+{
+	const struct sbd_point *p, *q;
+	u64 j;
+
+	if (k > point)
+		return false;
+	p = &sbd_point_array(r)[k - 1];
+	if (!sbd_point_has_data(p) ||
+	    (k > sbd_record_durable(r, point) && !p->fua))
+		return false;
+	for (j = k + 1; j <= point; j++) {
+		q = &sbd_point_array(r)[j - 1];
+		if (sbd_point_has_data(q) && q->pos < p->pos + p->len &&
+		    p->pos < q->pos + q->len)
+			return false;
+		cond_resched();
+	}
+	return true;
+}
+
 static ssize_t visit_show(struct device *d, struct device_attribute *attr,
 			  char *buf)
 {
@@ -737,6 +785,9 @@ static ssize_t visit_show(struct device *d, struct device_attribute *attr,
 				ret += sysfs_emit_at(buf, ret, " %llu",
 						     r->only[i]);
 			ret += sysfs_emit_at(buf, ret, "\n");
+		} else if (r->lose) {
+			buf[ret - 1] = ' ';
+			ret += sysfs_emit_at(buf, ret, "lose %llu\n", r->lose);
 		}
 	}
 	mutex_unlock(&c->mutex);
@@ -755,7 +806,7 @@ static ssize_t visit_store(struct device *d, struct device_attribute *attr,
 	size_t word_len;
 	const char *word;
 	bool to_end;
-	u64 point = 0;
+	u64 point = 0, lose = 0;
 	int err;
 
 	word = sbd_next_word(&p, &word_len);
@@ -764,7 +815,7 @@ static ssize_t visit_store(struct device *d, struct device_attribute *attr,
 		p = buf;
 		if (!sbd_parse_token(&p, &point) || !sbd_parse_policy(&p, &pol))
 			return -EINVAL;
-		err = sbd_parse_only(p, &only, &nonly);
+		err = sbd_parse_visit_tail(p, &only, &nonly, &lose);
 		if (err)
 			return err;
 	} else if (!sbd_input_ends(p)) {
@@ -776,9 +827,11 @@ static ssize_t visit_store(struct device *d, struct device_attribute *attr,
 	sbd_lock_openers(dev);
 	if (c->rec && c->rec->state != SBD_REC_ON && !c->off &&
 	    point <= c->rec->npoints && !sbd_disk_claimed(dev->disk) &&
-	    sbd_only_valid(c->rec, point, only, nonly)) {
+	    sbd_only_valid(c->rec, point, only, nonly) &&
+	    (!lose || sbd_lose_valid(c->rec, point, lose))) {
 		sbd_pause_point(c, SBD_PAUSE_VISIT);
-		sbd_record_visit(dev, point, to_end ? NULL : &pol, only, nonly);
+		sbd_record_visit(dev, point, to_end ? NULL : &pol, only, nonly,
+				 lose);
 		only = NULL;
 		err = 0;
 	}

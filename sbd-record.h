@@ -206,6 +206,12 @@ struct sbd_record {
 	 */
 	u64 *only;
 	unsigned int nonly;
+	/*
+	 * The visit's lost write: one the point made durable that the
+	 * visit undoes, as a drive that acknowledged and flushed it but
+	 * never stored it would; 0 without one.
+	 */
+	u64 lose;
 	/* Counters for record_stats. */
 	u64 writes, flushes, fua_writes, marks, saved_bytes;
 	u64 visits, moved_bytes, last_move_ns;

@@ -16,36 +16,8 @@
 # Requires: cache_mb, debugfs; fio, ext4, sbd-model (tests/tools).
 # QUICK=1: in the quick run (QUICK=1 scripts/run-tests.sh).
 
+# shellcheck disable=SC2034 # model_run's (vm-lib.sh)
 POLICIES="none all random:7:50 torn:5"
-
-# model_run NAME BS NOPS SEED [BLOCKS]: a 1 MiB disk of BS-byte blocks,
-# recorded while sbd-model plays NOPS operations (on its first BLOCKS
-# blocks only, if given: overlapping writes), then every state checked.
-model_run() {
-	_n=$1
-	check "$_n/load" load_sbd nsectors=$((1048576 / $2)) hardsect_size="$2" cache_mb=4 ||
-		return
-	check "$_n/start" sh -c "echo 'start 16' > $REC" || { unload_sbd; return; }
-	check_output "$_n/play" '^ok played' env SBD_MODEL_BLOCKS="${5:-0}" \
-		sbd-model play /dev/sbd0 "$4" "$3" "$TMP/trace"
-	check "$_n/stop" sh -c "echo stop > $REC"
-	expect "$_n/state-stopped" stopped "$(cat "$REC")"
-	cp "$POINTS" "$TMP/listing"
-	expect "$_n/points-counted" "$(grep -c . "$TMP/listing")" "$(stat_value "$SBD_SYS"/record_stats points)"
-	# shellcheck disable=SC2086 # $POLICIES: a list of words, on purpose
-	_out=$(sbd-model check /dev/sbd0 "$TMP/trace" "$TMP/listing" $POLICIES 2>&1)
-	_rc=$?
-	if [ $_rc = 0 ]; then
-		pass "$_n/every-state-matches-the-model"
-	else
-		fail "$_n/every-state-matches-the-model" "$_out"
-	fi
-	printf '%s\n' "$_out" | grep '^ok states' | sed 's/^/@@ | /'
-	echo "@@ | $(grep -E '^(points|saved_bytes|memory_used|visits|moved_bytes|last_move_usec) ' \
-		"$SBD_SYS"/record_stats | tr '\n' ' ')"
-	check "$_n/drop" sh -c "echo drop > $REC"
-	check "$_n/unload" unload_sbd
-}
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 model_run model@512 512 60 11

@@ -346,7 +346,7 @@ at() { dd if=/dev/sbd0 bs=64k skip="$1" count=1 iflag=direct,skip_bytes status=n
 # 4 MiB cache (and PARAMS, e.g. nsectors=2048), recording while
 # sbd-model (tests/tools/sbd-model.c) plays NOPS operations from SEED,
 # on its first BLOCKS blocks (0: all); then the recording stopped.
-# 19-record.sh's model_run checks each of these steps.
+# model_run (below) checks each of these steps.
 record_play() {
 	_seed=$1 _nops=$2 _blocks=$3
 	shift 3
@@ -355,4 +355,48 @@ record_play() {
 		SBD_MODEL_BLOCKS=$_blocks sbd-model play /dev/sbd0 "$_seed" "$_nops" \
 			"$TMP/trace" > /dev/null &&
 		echo stop > "$REC"
+}
+
+# refused NAME REGEX ARGS...: $EXPLORE (the sbd-explore under test)
+# exits 2 with a message matching the extended REGEX.
+refused() {
+	_n=$1 _re=$2
+	shift 2
+	_out=$("$EXPLORE" "$@" 2>&1)
+	_rc=$?
+	if [ $_rc = 2 ] && printf '%s\n' "$_out" | grep -Eq -- "$_re"; then
+		pass "refuse/$_n"
+	else
+		fail "refuse/$_n" "sbd-explore $* exited $_rc, expected 2 and /$_re/:" "$_out"
+	fi
+}
+
+# model_run NAME BS NOPS SEED [BLOCKS]: a 1 MiB disk of BS-byte blocks,
+# recorded while sbd-model plays NOPS operations (on its first BLOCKS
+# blocks only, if given: overlapping writes), then every state checked
+# under each of $POLICIES (sbd-model's policies).
+model_run() {
+	_n=$1
+	check "$_n/load" load_sbd nsectors=$((1048576 / $2)) hardsect_size="$2" cache_mb=4 ||
+		return
+	check "$_n/start" sh -c "echo 'start 16' > $REC" || { unload_sbd; return; }
+	check_output "$_n/play" '^ok played' env SBD_MODEL_BLOCKS="${5:-0}" \
+		sbd-model play /dev/sbd0 "$4" "$3" "$TMP/trace"
+	check "$_n/stop" sh -c "echo stop > $REC"
+	expect "$_n/state-stopped" stopped "$(cat "$REC")"
+	cp "$POINTS" "$TMP/listing"
+	expect "$_n/points-counted" "$(grep -c . "$TMP/listing")" "$(stat_value "$SBD_SYS"/record_stats points)"
+	# shellcheck disable=SC2086 # $POLICIES: a list of words, on purpose
+	_out=$(sbd-model check /dev/sbd0 "$TMP/trace" "$TMP/listing" $POLICIES 2>&1)
+	_rc=$?
+	if [ $_rc = 0 ]; then
+		pass "$_n/every-state-matches-the-model"
+	else
+		fail "$_n/every-state-matches-the-model" "$_out"
+	fi
+	printf '%s\n' "$_out" | grep '^ok states' | sed 's/^/@@ | /'
+	echo "@@ | $(grep -E '^(points|saved_bytes|memory_used|visits|moved_bytes|last_move_usec) ' \
+		"$SBD_SYS"/record_stats | tr '\n' ' ')"
+	check "$_n/drop" sh -c "echo drop > $REC"
+	check "$_n/unload" unload_sbd
 }

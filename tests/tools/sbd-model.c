@@ -19,7 +19,10 @@
  *	each POLICY ("none", "all", "random:SEED:PERCENT", "torn:SEED";
  *	with "@odd" or "@even" after it, the visit's "only" list is the
  *	odd or even numbered of the writes whose fates the policy decides,
- *	at most 128 of them), visit it through sysfs and compare the disk,
+ *	at most 128 of them; with "@lose", the visit loses the newest write
+ *	that the state keeps whatever the policy and that no later write
+ *	touches, and a visit losing the newest other write is refused),
+ *	visit it through sysfs and compare the disk,
  *	block by block, with the image this program computes, and the
  *	disk's debugfs "fates" with the writes the model loses or tears;
  *	after each point, go back to the
@@ -341,6 +344,7 @@ struct policy {
 	unsigned int percent;
 	char text[64];
 	int only;	/* 0: no list; 1: the odd writes, 2: the even ones */
+	int lose;	/* "@lose" */
 };
 
 #define ONLY_MAX	128
@@ -354,12 +358,15 @@ static int parse_policy(const char *arg, struct policy *pol)
 	if (at) {
 		char head[64];
 
-		if (strcmp(at, "@odd") && strcmp(at, "@even"))
+		if (strcmp(at, "@odd") && strcmp(at, "@even") && strcmp(at, "@lose"))
 			return -1;
 		snprintf(head, sizeof(head), "%.*s", (int)(at - arg), arg);
 		if (parse_policy(head, pol))
 			return -1;
-		pol->only = at[1] == 'o' ? 1 : 2;
+		if (at[1] == 'l')
+			pol->lose = 1;
+		else
+			pol->only = at[1] == 'o' ? 1 : 2;
 		return 0;
 	}
 	if (!strcmp(arg, "none")) {
@@ -407,6 +414,31 @@ static int only_list(const struct point *pts, int P, const struct policy *pol,
 	return n;
 }
 
+/*
+ * The newest write up to P that (P, any policy) keeps whole (at or
+ * before the last FLUSH, or FUA) and that no later write up to P
+ * touches, if @eligible; else the newest other write.  0 if none.
+ */
+static int lose_target(const struct point *pts, int P, int eligible)
+{
+	int k, j, ok;
+
+	for (k = P; k >= 1; k--) {
+		const struct point *p = &pts[k - 1];
+
+		if (p->kind > ZEROES)
+			continue;
+		ok = k <= durable(pts, P) || p->fua;
+		for (j = k + 1; j <= P && ok; j++)
+			if (pts[j - 1].kind <= ZEROES && pts[j - 1].pos < p->pos + p->len &&
+			    p->pos < pts[j - 1].pos + pts[j - 1].len)
+				ok = 0;
+		if (ok == eligible)
+			return k;
+	}
+	return 0;
+}
+
 static int in_list(const int *list, int n, int k)
 {
 	while (n--)
@@ -418,9 +450,12 @@ static int in_list(const int *list, int n, int k)
 /*
  * The image of (P, pol) over @pts; @pol NULL: everything up to P.  With
  * @fates, "K lost" / "K torn" lines for the writes not kept whole.
+ * Write @lose (0: none) is never stored: its blocks keep what the state
+ * had there before it.
  */
 static void model(unsigned char *img, const struct point *pts, int P,
-		  const struct policy *pol, unsigned char *scratch, char *fates)
+		  const struct policy *pol, unsigned char *scratch, char *fates,
+		  int lose)
 {
 	int base = P, k, list[ONLY_MAX], nlist = only_list(pts, P, pol, list);
 
@@ -435,6 +470,8 @@ static void model(unsigned char *img, const struct point *pts, int P,
 		int fate;	/* 0 lost, 1 kept, 2 torn */
 
 		if (p->kind == FLUSH || p->kind == MARK)
+			continue;
+		if (k == lose)
 			continue;
 		if (k <= base || p->fua) {
 			apply(img, p, 0, blocks, scratch);
@@ -489,21 +526,32 @@ static void visit_and_compare(const char *dev, const struct point *pts, int n, i
 {
 	static char cmd[4096], fates[65536], got_fates[65536];
 	int list[ONLY_MAX], nlist = only_list(pts, P, pol, list), i;
+	int lose = pol && pol->lose ? lose_target(pts, P, 1) : 0;
+	int refused = pol && pol->lose ? lose_target(pts, P, 0) : 0;
 	uint64_t b;
 	int err;
 
+	if (refused) {
+		snprintf(cmd, sizeof(cmd), "%d %s lose %d", P, pol->text, refused);
+		err = sys_write(dev, "visit", cmd);
+		if (err != -EINVAL)
+			bad("visit \"%s\": %s, not Invalid argument", cmd,
+			    err ? strerror(-err) : "accepted");
+	}
 	if (pol)
 		snprintf(cmd, sizeof(cmd), "%d %s%s", P, pol->text, nlist ? " only" : "");
 	else
 		snprintf(cmd, sizeof(cmd), "end");
 	for (i = 0; i < nlist; i++)
 		sprintf(cmd + strlen(cmd), " %d", list[i]);
+	if (lose)
+		sprintf(cmd + strlen(cmd), " lose %d", lose);
 	err = sys_write(dev, "visit", cmd);
 	if (err) {
 		bad("visit \"%s\": %s", cmd, strerror(-err));
 		return;
 	}
-	model(want, pts, pol ? P : n, pol, scratch, pol ? fates : NULL);
+	model(want, pts, pol ? P : n, pol, scratch, pol ? fates : NULL, lose);
 	if (pol) {
 		char path[128];
 		FILE *f;
