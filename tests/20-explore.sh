@@ -47,19 +47,6 @@ explore() {
 	fi
 }
 
-# refused NAME REGEX ARGS...: exit 2 with a message matching REGEX.
-refused() {
-	_n=$1 _re=$2
-	shift 2
-	_out=$("$EXPLORE" "$@" 2>&1)
-	_rc=$?
-	if [ $_rc = 2 ] && printf '%s\n' "$_out" | grep -Eq "$_re"; then
-		pass "refuse/$_n"
-	else
-		fail "refuse/$_n" "sbd-explore $* exited $_rc, expected 2 and /$_re/:" "$_out"
-	fi
-}
-
 mkdir -p "$OUT"
 # mounted DIR: something is mounted at DIR (/proc/mounts writes a blank
 # as \040; the VM has no mountpoint command).

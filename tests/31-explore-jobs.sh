@@ -32,18 +32,6 @@ states() {
 	sed -n 's/.*"point": \([0-9]*\), "kind": "[a-z]*", "policy": "\([^"]*\)", "result": "\([a-z]*\)".*/\1 \2 \3/p' \
 		"$OUT/$1.json" | sort
 }
-# refused NAME PATTERN ARGS...: exit 2, saying PATTERN.
-refused() {
-	_n=$1 _re=$2
-	shift 2
-	_out=$("$EXPLORE" "$@" 2>&1)
-	_rc=$?
-	if [ $_rc = 2 ] && printf '%s\n' "$_out" | grep -q -- "$_re"; then
-		pass "refuse/$_n"
-	else
-		fail "refuse/$_n" "sbd-explore $* exited $_rc, expected 2 and /$_re/:" "$_out"
-	fi
-}
 
 check load load_sbd ndevices=4 sizes=32M,32M,32M,16M hardsect_size=4096 cache_mb=16 || return
 STATES="--fs ext4 --check @db --points flush,fua,mark --max-points 3 --random 1 --torn 1 --no-dedup -q"
