@@ -70,20 +70,20 @@ prepare_tier() {
 	else
 		bad "$TIER_NAME/build-W=1"; tail -n 30 "$out/build.log"; return 1
 	fi
-	# Every PARTS-th area from the kth: the costly ones spread out.
 	if [ -n "${TESTS:-}" ]; then
 		read -ra areas <<< "$TESTS"
 	else
 		suite_areas "$tier"
 	fi
 	[ "${#areas[@]}" -ge "$parts" ] || parts=${#areas[@]}
+	split_areas "$tier" "$parts"
 	TIER_PARTS=""
 	for ((k = 0; k < parts; k++)); do
 		dir=$out
 		[ "$parts" = 1 ] || dir=$out/$((k + 1))
 		part=""
-		for ((i = k; i < ${#areas[@]}; i += parts)); do
-			part="$part ${areas[i]}"
+		for ((i = 0; i < ${#areas[@]}; i++)); do
+			[ "${area_part[i]}" != "$k" ] || part="$part ${areas[i]}"
 		done
 		mkdir -p "$dir"
 		# shellcheck disable=SC2086 # $part: area names, split on purpose
@@ -93,6 +93,45 @@ prepare_tier() {
 		fi
 		TIER_PARTS="$TIER_PARTS $dir"
 	done
+}
+
+# split_areas TIER PARTS: area_part[i], the VM (0 to PARTS - 1) that
+# runs areas[i], so that the VMs end together: the costliest area first,
+# each to the VM with the least work so far, by the seconds each took on
+# TIER in a measured run (tests/area-seconds, "TIER AREA SECONDS" lines;
+# an area it lacks counts 60).  Each VM runs its areas in the suite's
+# order.
+split_areas() {
+	local tier=$1 parts=$2 t a sec i k best
+	local -A cost=()
+	local -a load=() order=()
+	area_part=()
+	while read -r t a sec; do
+		[ "$t" != "$tier" ] || cost[$a]=$sec
+	done < "$SBD_ROOT/tests/area-seconds"
+	for ((k = 0; k < parts; k++)); do load[k]=0; done
+	mapfile -t order < <(for ((i = 0; i < ${#areas[@]}; i++)); do
+		a=$(basename "${areas[i]}" .sh)
+		echo "${cost[${a#[0-9][0-9]-}]:-60} $i"
+	done | sort -k1,1nr -k2,2n)
+	for t in "${order[@]}"; do
+		best=0
+		for ((k = 1; k < parts; k++)); do
+			[ "${load[k]}" -ge "${load[best]}" ] || best=$k
+		done
+		area_part[${t#* }]=$best
+		load[best]=$((load[best] + ${t%% *}))
+	done
+}
+
+# area_seconds: "TIER AREA SECONDS" for each area this run's VMs ran, in
+# $SBD_OUT/area-seconds: tests/area-seconds is such a file.
+area_seconds() {
+	local t
+	for t in $booted_dirs; do
+		grep -a '^@@ time ' "${t#*:}/console.log" 2>/dev/null | tr -d '\r' |
+			awk -v tier="${t%%:*}" '{ sub(/s$/, "", $4); print tier, $3, $4 }'
+	done > "$SBD_OUT/area-seconds"
 }
 
 # suite_areas TIER: the whole suite's areas for TIER into areas[]: all
@@ -154,7 +193,7 @@ done
 SBD_VMS=${SBD_VMS:-$(( $(nproc) < 4 ? 2 : 3 ))}
 # Guests share the cores: each may take up to twice its time alone.
 [ "$SBD_VMS" = 1 ] || export VM_TIMEOUT=${VM_TIMEOUT:-3600}
-booted=""
+booted="" booted_dirs=""
 for tier in $(kernel_tiers); do
 	# The debug tier's kmemleak areas scan what the areas before them
 	# leaked, in the same boot: one VM.
@@ -168,12 +207,14 @@ for tier in $(kernel_tiers); do
 		log "$TIER_NAME: booting; console in $dir/console.log"
 		boot_tier "$tier" "$dir" &
 		booted="$booted $dir:$TIER_NAME"
+		booted_dirs="$booted_dirs $tier:$dir"
 	done
 done
 wait
 for t in $booted; do
 	count_tier "${t%%:*}" "${t#*:}"
 done
+area_seconds
 # The debug tier (KASAN, kmemleak, lockdep, fault injection) joins the
 # default run when its kernel is built, and says loudly when it is not.
 if [ -z "${KERNELS:-}" ]; then
