@@ -8,25 +8,7 @@
 . "$SBD_CASES/lib/redis.sh"
 
 acl_start() {
-	scratch
-	SOCK=$SCRATCH/redis.sock
-	trap 'redis_stop' EXIT
-	redis-server --daemonize yes --port 0 --unixsocket "$SOCK" \
-		--pidfile "$SCRATCH/redis.pid" --logfile "$SCRATCH/redis.log" \
-		--dir "$PWD/data" --save '' --appendonly no \
-		--aclfile "$PWD/data/users.acl" > "$SCRATCH/start.out" 2>&1 ||
-		{ echo "redis-server: $(tail -n 3 "$SCRATCH/start.out")"; exit 2; }
-	# A time limit on a hang, not a measurement.
-	t=0
-	until [ "$(redis-cli -s "$SOCK" ping 2> /dev/null)" = PONG ]; do
-		t=$((t + 1))
-		if [ $t -gt 600 ] || ! kill -0 "$(cat "$SCRATCH/redis.pid" 2> /dev/null)" 2> /dev/null; then
-			[ $t -le 600 ] || echo "redis-server: no answer in 60 s"
-			echo "redis-server did not start: $(grep -v '^ *$' "$SCRATCH/redis.log" | tail -n 3 | tr '\n' ' ')"
-			return 1
-		fi
-		sleep 0.1
-	done
+	redis_server --appendonly no --aclfile "$PWD/data/users.acl"
 }
 
 acl_workload() {

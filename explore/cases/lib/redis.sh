@@ -7,16 +7,21 @@
 . "$SBD_CASES/lib/common.sh"
 
 redis_start() { # APPENDFSYNC
+	redis_server --appendonly yes --appendfsync "$1" --aof-use-rdb-preamble no
+}
+
+# redis_server OPTION...: start the server with its data in ./data and
+# these options besides.
+redis_server() {
 	scratch
 	SOCK=$SCRATCH/redis.sock
 	trap 'redis_stop' EXIT
 	redis-server --daemonize yes --port 0 --unixsocket "$SOCK" \
 		--pidfile "$SCRATCH/redis.pid" --logfile "$SCRATCH/redis.log" \
-		--dir "$PWD/data" --save '' --appendonly yes --appendfsync "$1" \
-		--aof-use-rdb-preamble no > "$SCRATCH/start.out" 2>&1 ||
+		--dir "$PWD/data" --save '' "$@" > "$SCRATCH/start.out" 2>&1 ||
 		{ echo "redis-server: $(tail -n 3 "$SCRATCH/start.out")"; exit 2; }
-	# Wait until it answers or gives up: loading the AOF is part of the
-	# start.  The limit is a time limit on a hang, not a measurement.
+	# Wait until it answers or gives up: loading its files is part of
+	# the start.  The limit is a time limit on a hang, not a measurement.
 	t=0
 	until [ "$(redis-cli -s "$SOCK" ping 2> /dev/null)" = PONG ]; do
 		t=$((t + 1))
