@@ -7,13 +7,7 @@
 ldblog_workload() {
 	mkdir db && sync . || exit 1
 	{ python3 "$SBD_CASES/lib/bug-leveldb-log.py" workload "$OPS" || echo "exit $?"; } |
-		while read -r i; do
-			case $i in
-			0) sync -f . && mark init ;;
-			exit*) echo "bug-leveldb-log.py: $i"; exit 1 ;;
-			*) mark "n:$i" ;;
-			esac || exit 1
-		done
+		mark_steps bug-leveldb-log.py
 }
 
 ldblog_check() { # durable|consistent

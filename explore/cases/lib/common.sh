@@ -30,6 +30,20 @@ committed() {
 	esac
 }
 
+# mark_steps PROGRAM: mark the steps a program prints, one number a line,
+# each once it returned from it: 0, the set-up, is synced and marked
+# "init"; "exit N" (the program failed, as the pipe's writer says) ends
+# the workload with PROGRAM's name.
+mark_steps() {
+	while read -r i; do
+		case $i in
+		0) sync -f . && mark init ;;
+		exit*) echo "$1: $i"; exit 1 ;;
+		*) mark "n:$i" ;;
+		esac || exit 1
+	done
+}
+
 # judge LEVEL GOT WANT: the verdict on GOT steps found whole (a prefix)
 # when the marks say WANT.  LEVEL durable: GOT >= WANT; consistent: any.
 judge() {

@@ -7,13 +7,7 @@ kv_workload() { # ENGINE OPTION
 	mkdir db && sync . || exit 1
 	scratch
 	{ python3 "$SBD_CASES/lib/kv.py" workload "$1" "$2" "$OPS" || echo "exit $?"; } |
-		while read -r i; do
-			case $i in
-			0) sync -f . && mark init ;;
-			exit*) echo "kv.py: $i"; exit 1 ;;
-			*) mark "n:$i" ;;
-			esac || exit 1
-		done
+		mark_steps kv.py
 }
 
 kv_check() { # ENGINE durable|consistent

@@ -20,12 +20,7 @@ sqlite_workload() { # JOURNAL_MODE SYNCHRONOUS
 	# The steps on one connection (sqlite.py says why), through
 	# Python's sqlite3 module: the same library as the sqlite3 shell.
 	{ python3 "$SBD_CASES/lib/sqlite.py" "$1" "$2" "$OPS" "$(sqlite_value @)" || echo "exit $?"; } |
-		while read -r i; do
-			case $i in
-			exit*) echo "sqlite.py: $i"; exit 1 ;;
-			*) mark "n:$i" ;;
-			esac || exit 1
-		done
+		mark_steps sqlite.py
 }
 
 sqlite_check() { # durable|consistent
