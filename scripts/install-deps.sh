@@ -6,7 +6,7 @@ need_root
 
 PKGS="make gcc libc6-dev bc flex bison libelf-dev kmod cpio gzip xz-utils zstd
       qemu-system-x86 debootstrap busybox-static dash fio e2fsprogs
-      xfsprogs util-linux fdisk mount coreutils dmsetup"
+      xfsprogs btrfs-progs util-linux fdisk mount coreutils dmsetup"
 [ $# -gt 0 ] && PKGS="$PKGS $*"
 
 missing=""

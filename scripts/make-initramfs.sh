@@ -4,9 +4,10 @@
 #
 # Pack a gzip'ed cpio initramfs that boots TIER's kernel straight into
 # sbd's tests: busybox for the basics, real binaries (dash, kmod, fio,
-# e2fsprogs, xfsprogs, util-linux) with their libraries, the kernel's
-# own modules sbd is tested with and against, $SBD_OUT/build/TIER/sbd.ko,
-# tests/ and explore/.  /init runs "tests/ENTRY ARGS..." and powers off.
+# e2fsprogs, xfsprogs, btrfs-progs, util-linux) with their libraries,
+# the kernel's own modules sbd is tested with and against,
+# $SBD_OUT/build/TIER/sbd.ko, tests/ and explore/.  /init runs
+# "tests/ENTRY ARGS..." and powers off.
 . "$(dirname "$0")/lib.sh"
 tier=${1:?usage: make-initramfs.sh TIER OUTPUT ENTRY [ARGS...]}
 out=${2:?output file}
@@ -20,12 +21,13 @@ ko=$SBD_OUT/build/$tier/sbd.ko
 # Real programs the tests call.  busybox's own dd, blkdiscard, modinfo...
 # lack options the real ones have, so these come first in the image and
 # /bin/sh is dash, which (unlike busybox's ash) runs what PATH finds.
-TOOLS="dash kmod dmsetup fio mke2fs e2fsck dumpe2fs mkfs.xfs xfs_repair sfdisk
+TOOLS="dash kmod dmsetup fio mke2fs e2fsck dumpe2fs mkfs.xfs xfs_repair
+       mkfs.btrfs btrfs sfdisk
        blkdiscard blockdev fstrim mount umount losetup dd cmp sha256sum
        od head tail timeout stat truncate sync nproc seq sort dmesg xfs_io
        fallocate addpart delpart partx"
 # Kernel modules, with their dependencies.  Missing ones are built in.
-MODULES="ext4 xfs brd null_blk zram crc32c crc32c_generic crc32c-intel
+MODULES="ext4 xfs btrfs brd null_blk zram crc32c crc32c_generic crc32c-intel
 	 libcrc32c lzo-rle lz4 zstd kyber-iosched bfq dm-log-writes dm-flakey"
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/sbd-initramfs.XXXX")
