@@ -17,9 +17,7 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 POLICIES="none@lose all@lose random:7:50@lose torn:5@lose"
 
 model_run spread@512 512 60 41
-model_run spread@4096 4096 60 42
 # On 24 blocks: most writes are covered by later ones, and refused.
-model_run overlap@512 512 80 43 24
 model_run overlap@4096 4096 80 44 24
 
 # --- The contract, on writes of 64 KiB: 1 at 0, 2 at 64 KiB, FLUSH (3),
