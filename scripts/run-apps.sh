@@ -9,7 +9,8 @@
 #   CORPUS=all             10-corpus.sh runs every case of explore/cases on
 #                          ext4 and xfs (the corpus soak: hours under
 #                          emulation), not the quick subset on ext4
-#   CORPUS_CASES=A,B       10-corpus.sh runs only these of the quick subset
+#   CORPUS_CASES=A,B       10-corpus.sh runs only these cases (QUICK or
+#                          not), with the quick run's states, on ext4
 #
 # The root is make-rootfs.sh's (built once, cached); for each kernel,
 # build sbd, pack make-apps-initramfs.sh's small image and boot it with
@@ -32,7 +33,9 @@ if [ "${CORPUS:-quick}" = all ]; then
 	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic SBD_CORPUS_ALL=1 AREA_TIMEOUT=36000"
 	export VM_TIMEOUT=${VM_TIMEOUT:-36000}
 elif [ -n "${CORPUS_CASES:-}" ]; then
-	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic SBD_CORPUS_CASES=$CORPUS_CASES"
+	# A server's case (PostgreSQL, etcd, ZooKeeper) can take minutes.
+	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic SBD_CORPUS_CASES=$CORPUS_CASES AREA_TIMEOUT=36000"
+	export VM_TIMEOUT=${VM_TIMEOUT:-36000}
 fi
 
 passed=0 failed=0 skipped=0

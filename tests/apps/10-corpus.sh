@@ -16,7 +16,7 @@ _cases=""
 if [ "${SBD_CORPUS_ALL:-0}" = 1 ]; then
 	_which="--fs ext4,xfs"
 else
-	# SBD_CORPUS_CASES=A,B: only those of the quick subset (the suite's).
+	# SBD_CORPUS_CASES=A,B: only those cases, with the quick run's states.
 	_which="--quick --fs ext4" _cases=$(echo "${SBD_CORPUS_CASES:-}" | tr , ' ')
 fi
 # shellcheck disable=SC2086 # options and case names, split on purpose
@@ -26,7 +26,7 @@ _rc=$?
 # sbd-corpus's own lines, as the harness counts them.
 while read -r _kind _id _rest; do
 	case $_kind in
-	ok) pass "$_id" ;;
+	ok) pass "$_id"; echo "@@ | $_rest" ;;
 	FAIL) fail "${_id%:}" "$_rest" \
 		"$(grep -v '^ *$' "$TMP/corpus/$(echo "${_id%:}" | tr / -)/explore.log" 2> /dev/null | tail -n 12)" ;;
 	skip) skip "${_id%:}" "$_rest" ;;
