@@ -20,7 +20,7 @@
 # found: the recording, the reproducers and their files.
 
 # Requires: cache_mb, debugfs; ext4, xfs, btrfs, brd; sbd-explore, sbd-statehash (explore/).
-# Suite kernels: 6.1 newest
+# Suite kernels: newest
 # QUICK=0
 
 EXPLORE=../explore/sbd-explore

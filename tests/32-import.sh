@@ -11,7 +11,7 @@
 # make whole is refused, the disk untouched.
 
 # Requires: cache_mb, debugfs, ndevices, sizes; ext4 (mkfs.ext4); sbd-model, sbd-logreplay (tests/tools), sbd-statehash, sbd-import (explore/); dm-log-writes and dmsetup for the kernel's log (skipped without).
-# Suite kernels: 6.1 newest
+# Suite kernels: newest
 
 EXPLORE=../explore/sbd-explore
 sys() { echo "/sys/block/$1/sbd/$2"; }

@@ -11,7 +11,7 @@
 # a sparse run, a point that fails while the one before it passes.
 
 # Requires: cache_mb, debugfs; ext4 (mkfs.ext4); sbd-model (tests/tools).
-# Suite kernels: 6.1 newest
+# Suite kernels: newest
 
 EXPLORE=../explore/sbd-explore
 SYS=/sys/block/sbd0/sbd

@@ -12,7 +12,7 @@
 # And the refusals.
 
 # Requires: cache_mb, debugfs; ext4; sbd-explore, sbd-statehash (explore/).
-# Suite kernels: 6.1 newest
+# Suite kernels: newest
 # QUICK=0
 
 EXPLORE=../explore/sbd-explore
