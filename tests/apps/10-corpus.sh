@@ -19,19 +19,23 @@ else
 	# SBD_CORPUS_CASES=A,B: only those cases, with the quick run's states.
 	_which="--quick --fs ext4" _cases=$(echo "${SBD_CORPUS_CASES:-}" | tr , ' ')
 fi
+# sbd-corpus's own lines, counted as each case ends, so that a soak cut
+# short keeps the verdicts it reached; its status passes the pipe in a
+# file.
 # shellcheck disable=SC2086 # options and case names, split on purpose
-sbd-corpus $_which --dev /dev/sbd0,/dev/sbd1 --save "$TMP/corpus" --junit "$TMP/corpus.xml" \
-	$_cases > "$TMP/corpus.out" 2>&1
-_rc=$?
-# sbd-corpus's own lines, as the harness counts them.
-while read -r _kind _id _rest; do
+{
+	sbd-corpus $_which --dev /dev/sbd0,/dev/sbd1 --save "$TMP/corpus" \
+		--junit "$TMP/corpus.xml" $_cases 2>&1
+	echo $? > "$TMP/corpus.rc"
+} | tee "$TMP/corpus.out" | while read -r _kind _id _rest; do
 	case $_kind in
 	ok) pass "$_id"; echo "@@ | $_rest" ;;
 	FAIL) fail "${_id%:}" "$_rest" \
 		"$(grep -v '^ *$' "$TMP/corpus/$(echo "${_id%:}" | tr / -)/explore.log" 2> /dev/null | tail -n 12)" ;;
 	skip) skip "${_id%:}" "$_rest" ;;
 	esac
-done < "$TMP/corpus.out"
+done
+_rc=$(cat "$TMP/corpus.rc" 2> /dev/null)
 expect exit-status "$([ "$(grep -c '^FAIL ' "$TMP/corpus.out")" = 0 ] && echo 0 || echo 1)" "$_rc"
 check junit grep -q '<testsuite name="sbd-corpus"' "$TMP/corpus.xml"
 unload_sbd || fail unload "sbd still loaded"
