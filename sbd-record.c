@@ -180,6 +180,14 @@ static u64 sbd_point_swap(struct sbd_device *dev, const struct sbd_point *p,
 	return len;
 }
 
+/* Swap all of point @k's saved bytes with the store: a visit's lost write. */
+static u64 sbd_record_swap_whole(struct sbd_device *dev, u64 k)
+{
+	const struct sbd_point *p = &sbd_point_array(dev->cache.rec)[k - 1];
+
+	return sbd_point_swap(dev, p, 0, p->len);
+}
+
 /* Move the store to @target (see @base): undo newest first, redo oldest first. */
 static u64 sbd_record_move(struct sbd_device *dev, u64 target)
 {
@@ -279,8 +287,7 @@ static void sbd_record_visit(struct sbd_device *dev, u64 point,
 	start = ktime_get_ns();
 	moved = sbd_record_undo_ring(dev);
 	if (r->visiting && r->lose)
-		moved += sbd_point_swap(dev, &sbd_point_array(r)[r->lose - 1],
-					0, sbd_point_array(r)[r->lose - 1].len);
+		moved += sbd_record_swap_whole(dev, r->lose);
 	if (r->visiting)
 		moved += sbd_record_overlay(dev, r->point, &r->policy, r->only,
 					    r->nonly, false);
@@ -290,8 +297,7 @@ static void sbd_record_visit(struct sbd_device *dev, u64 point,
 		moved += sbd_record_overlay(dev, point, pol, only, nonly, true);
 	/* Nothing later touches its blocks: swapping undoes it (and redoes). */
 	if (pol && lose)
-		moved += sbd_point_swap(dev, &sbd_point_array(r)[lose - 1], 0,
-					sbd_point_array(r)[lose - 1].len);
+		moved += sbd_record_swap_whole(dev, lose);
 	r->lose = pol ? lose : 0;
 	r->visiting = pol;
 	kfree(r->only);
