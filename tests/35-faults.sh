@@ -34,26 +34,32 @@ fault_run() {
 	rc=$?
 }
 
-# first_failure NAME: "P POLICY" of the first saved image, and the image
-# unpacked into $TMP/faulted.img.
-first_failure() {
+# failed_state KIND: sbd-explore --fault KIND with a check that fails
+# every state (exit 1); $state becomes "P POLICY" of the first failing
+# state whose image was saved, unpacked into $TMP/faulted.img.  Its
+# policy must name the fault.
+failed_state() {
+	fault_run "$1" "$1" --check 'exit 1'
+	expect "$1/exit-1" 1 "$rc"
 	_img=$(ls "$OUT/$1"/state-*.img.gz 2> /dev/null | head -n 1)
-	[ -n "$_img" ] || return 1
-	gunzip -c "$_img" > "$TMP/faulted.img" || return 1
-	grep -m1 "image before recovery: $_img" -B 2 "$OUT/$1/reproduce" |
-		sed -n 's/^FAIL (\([^)]*\)).*/\1/p'
+	state=""
+	[ -z "$_img" ] || ! gunzip -c "$_img" > "$TMP/faulted.img" ||
+		state=$(grep -m1 "image before recovery: $_img" -B 2 "$OUT/$1/reproduce" |
+			sed -n 's/^FAIL (\([^)]*\)).*/\1/p')
+	case $state in
+	*" $1 "*) pass "$1/image-saved" ;;
+	*)
+		fail "$1/image-saved" "no saved image of a $1 state: $(tail -n 5 "$OUT/$1.out")"
+		return 1
+		;;
+	esac
 }
 plain_image() { echo "$1" > "$VISIT" && dd if=/dev/sbd0 of="$2" bs=1M iflag=direct status=none; }
 
 check load load_sbd nsectors=16384 hardsect_size=4096 cache_mb=16 || return
 
 # --- bitrot
-fault_run bitrot bitrot --check 'exit 1'
-expect bitrot/exit-1 1 "$rc"
-state=$(first_failure bitrot)
-case $state in
-*" bitrot "*)
-	pass bitrot/image-saved
+if failed_state bitrot; then
 	spec=${state##* bitrot } off=${spec% *} bit=${spec#* }
 	check bitrot/plain-visit plain_image "${state% bitrot *}" "$TMP/plain.img"
 	# cmp -l: "BYTE OLD NEW", BYTE from 1, the values in octal.
@@ -62,18 +68,11 @@ case $state in
 	read -r byte old new < "$TMP/diff"
 	expect bitrot/at-the-offset $((off + 1)) "$byte"
 	expect bitrot/that-bit $((1 << bit)) $(( 0$old ^ 0$new ))
-	;;
-*) fail bitrot/image-saved "no saved image of a bitrot state: $(tail -n 5 "$OUT/bitrot.out")" ;;
-esac
+fi
 echo drop > "$REC"
 
 # --- misdirect
-fault_run misdirect misdirect --check 'exit 1'
-expect misdirect/exit-1 1 "$rc"
-state=$(first_failure misdirect)
-case $state in
-*" misdirect "*)
-	pass misdirect/image-saved
+if failed_state misdirect; then
 	spec=${state##* misdirect } k=${spec% *} off=${spec#* }
 	pol=${state% misdirect *}
 	# shellcheck disable=SC2046 # "POS LEN": two words
@@ -83,9 +82,7 @@ case $state in
 	dd if="$TMP/plain.img" of="$TMP/want.img" bs=4096 skip=$(($1 / 4096)) seek=$((off / 4096)) \
 		count=$(($2 / 4096)) conv=notrunc status=none
 	same misdirect/k-at-offset-and-lost-at-home "$TMP/want.img" "$TMP/faulted.img"
-	;;
-*) fail misdirect/image-saved "no saved image of a misdirect state: $(tail -n 5 "$OUT/misdirect.out")" ;;
-esac
+fi
 echo drop > "$REC"
 
 # --- unreadable: the check reads the sectors (4 KiB blocks, O_DIRECT).
