@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # bug-etcd.sh: a one-member etcd cluster (Debian's etcd-server, run
 # directly, not as a service) with its data directory on the disk under
 # test.  Step I is "etcdctl put kI vI", answered OK; the check starts
@@ -49,20 +50,17 @@ etcd_workload() {
 	mkdir data && chmod 700 data && sync . || exit 1
 	mark init || exit 1
 	etcd_start || exit 1
-	i=1
-	while [ "$i" -le "$OPS" ]; do
-		r=$(ectl put "k$i" "$(etcd_value "$i")") || exit 1
-		[ "$r" = OK ] || { echo "put k$i: $r"; exit 1; }
-		mark "n:$i" || exit 1
-		i=$((i + 1))
-	done
+	each_step etcd_put
 	etcd_stop
 }
 
+etcd_put() { # I: put kI
+	r=$(ectl put "k$1" "$(etcd_value "$1")") || return
+	[ "$r" = OK ] || { echo "put k$1: $r"; return 1; }
+}
+
 etcd_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -d data ] || { echo "data: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" data
 	etcd_start || exit 1
 	n=$(ectl get --prefix --keys-only k | grep -c '^k[0-9]')
 	i=1

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # bug-leveldb-log.sh: LevelDB bulk loads closed by a synchronous write
 # (bug-leveldb-log.py); the shell marks each step once its synchronous
 # write returned.
@@ -11,9 +12,7 @@ ldblog_workload() {
 }
 
 ldblog_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -d db ] || { echo "db: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" db
 	n=$(python3 "$SBD_CASES/lib/bug-leveldb-log.py" check 2>&1) || { echo "$n" | tail -n 3; exit 1; }
 	judge "$level" "$n" "$want"
 }

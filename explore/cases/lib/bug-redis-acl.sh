@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # bug-redis-acl.sh: Redis's ACL file (aclfile) on the disk under test.
 # Step I adds user uI with ACL SETUSER and then saves the ACL file with
 # ACL SAVE, answered OK; the check starts the server on the crash state
@@ -17,21 +18,18 @@ acl_workload() {
 	mkdir data && : > data/users.acl && sync . data/users.acl || exit 1
 	acl_start || exit 1
 	mark init || exit 1
-	i=1
-	while [ "$i" -le "$OPS" ]; do
-		r=$(redis-cli -s "$SOCK" acl setuser "u$i" on ">pw$i" "~k$i:*" +get) || exit 1
-		[ "$r" = OK ] || { echo "ACL SETUSER u$i: $r"; exit 1; }
-		r=$(redis-cli -s "$SOCK" acl save) || exit 1
-		[ "$r" = OK ] || { echo "ACL SAVE (step $i): $r"; exit 1; }
-		mark "n:$i" || exit 1
-		i=$((i + 1))
-	done
+	each_step acl_add
+}
+
+acl_add() { # I: add user uI and save the ACL file
+	r=$(redis-cli -s "$SOCK" acl setuser "u$1" on ">pw$1" "~k$1:*" +get) || return
+	[ "$r" = OK ] || { echo "ACL SETUSER u$1: $r"; return 1; }
+	r=$(redis-cli -s "$SOCK" acl save) || return
+	[ "$r" = OK ] || { echo "ACL SAVE (step $1): $r"; return 1; }
 }
 
 acl_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -f data/users.acl ] || { echo "data/users.acl: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" data/users.acl
 	# A file the server refuses is a failure: it does not start.
 	acl_start || exit 1
 	users=$(redis-cli -s "$SOCK" acl users) || { echo "ACL USERS failed"; exit 1; }

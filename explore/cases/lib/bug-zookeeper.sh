@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # bug-zookeeper.sh: a standalone ZooKeeper server (Debian's zookeeper
 # package, run with java directly, not as a service) with its dataDir on
 # the disk under test.  Step I creates znode /kI (bug-zookeeper.py); the
@@ -69,9 +70,7 @@ zk_workload() {
 }
 
 zk_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -d data ] || { echo "data: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" data
 	zk_start || exit 1
 	n=$(python3 "$SBD_CASES/lib/bug-zookeeper.py" check "127.0.0.1:$ZK_PORT" 2>&1) ||
 		{ echo "$n" | tail -n 3; exit 1; }

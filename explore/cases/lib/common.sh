@@ -44,6 +44,27 @@ mark_steps() {
 	done
 }
 
+# each_step STEP: for I from 1 to OPS, run "STEP I" and mark "n:I" once
+# it returned; a step that fails ends the workload.
+each_step() {
+	i=1
+	while [ "$i" -le "$OPS" ]; do
+		"$1" "$i" || exit 1
+		mark "n:$i" || exit 1
+		i=$((i + 1))
+	done
+}
+
+# check_begin LEVEL PATH: a check's start.  LEVEL goes to "level" and
+# the step the marks promise to "want"; before the set-up's mark nothing
+# is promised (the check passes), after it PATH, made by the set-up, must
+# be there.
+check_begin() {
+	level=$1 want=$(committed)
+	[ "$want" != none ] || exit 0
+	[ -e "$2" ] || { echo "$2: missing (the set-up was durable)"; exit 1; }
+}
+
 # judge LEVEL GOT WANT: the verdict on GOT steps found whole (a prefix)
 # when the marks say WANT.  LEVEL durable: GOT >= WANT; consistent: any.
 judge() {

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # dpkg.sh: dpkg installing packages into a root on the disk under test
 # (dpkg --root).  Step I installs version I of the package "sbdcase",
 # whose files are a function of I (a new one each version, one changed,
@@ -28,20 +29,19 @@ dpkg_workload() { # safe|unsafe-io
 	opt=""
 	[ "$1" = safe ] || opt=--force-unsafe-io
 	mark init || exit 1
-	i=1
-	while [ "$i" -le "$OPS" ]; do
-		dpkg_build "$i" "$SCRATCH" || exit 1
-		$DPKG $opt -i "$SCRATCH/sbdcase-$i.deb" > "$SCRATCH/out" 2>&1 ||
-			{ cat "$SCRATCH/out"; exit 1; }
-		mark "n:$i" || exit 1
-		i=$((i + 1))
-	done
+	each_step dpkg_install
 	rm -rf "$SCRATCH"
 }
 
+dpkg_install() { # VERSION: build it and install it
+	dpkg_build "$1" "$SCRATCH" || return
+	# shellcheck disable=SC2086 # DPKG and opt: words
+	$DPKG $opt -i "$SCRATCH/sbdcase-$1.deb" > "$SCRATCH/out" 2>&1 ||
+		{ cat "$SCRATCH/out"; return 1; }
+}
+
 dpkg_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
+	check_begin "$1" root/var/lib/dpkg/status
 	dpkg_root
 	st=$(dpkg-query --root="$PWD/root" -W -f '${Status} ${Version}' sbdcase 2>&1) || st=""
 	case $st in

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # git.sh: git commits.  Step I changes one of five files, adds a sixth,
 # and commits "step I", with the case's core.fsync components and
 # core.fsyncMethod=fsync.
@@ -12,19 +13,17 @@ git_workload() { # CORE_FSYNC
 	# The empty repository is the set-up: make it durable by other means.
 	sync -f . || exit 1
 	mark init || exit 1
-	i=1
-	while [ "$i" -le "$OPS" ]; do
-		seq 1 $((i * 37)) | sed "s/\$/ line of step $i/" > "f$((i % 5))" &&
-			echo "$i" > "new$i" && git add -A && git commit -q -m "step $i" || exit 1
-		mark "n:$i" || exit 1
-		i=$((i + 1))
-	done
+	each_step git_step
+}
+
+git_step() { # I: change a file, add one, commit
+	seq 1 $(($1 * 37)) | sed "s/\$/ line of step $1/" > "f$(($1 % 5))" &&
+		echo "$1" > "new$1" && git add -A && git commit -q -m "step $1"
 }
 
 git_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	cd repo 2> /dev/null || { echo "repo: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" repo
+	cd repo || exit 1
 	# An unborn branch: no step is there.
 	if ! head=$(git rev-parse -q --verify HEAD 2>&1); then
 		git fsck --full --strict --no-progress > fsck.out 2>&1 ||

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # kv.sh: key-value stores driven by kv.py (LMDB, LevelDB).  The Python
 # program prints each step once its put returned; the shell marks it.
 . "$SBD_CASES/lib/common.sh"
@@ -11,9 +12,7 @@ kv_workload() { # ENGINE OPTION
 }
 
 kv_check() { # ENGINE durable|consistent
-	level=$2 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -d db ] || { echo "db: missing (the set-up was durable)"; exit 1; }
+	check_begin "$2" db
 	n=$(python3 "$SBD_CASES/lib/kv.py" check "$1" 2>&1) || { echo "$n" | tail -n 3; exit 1; }
 	judge "$level" "$n" "$want"
 }

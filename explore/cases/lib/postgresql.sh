@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # postgresql.sh: a PostgreSQL cluster (initdb -k: page checksums) on the
 # disk under test.  Step I inserts row I (a value of 1,000 to 6,000
 # bytes, a function of I) in its own transaction with psql; the check
@@ -45,18 +46,15 @@ postgresql_workload() { # FSYNC SYNCHRONOUS_COMMIT FULL_PAGE_WRITES
 	pg_sql "create table t(i int primary key, v text not null)" || exit 1
 	sync -f . || exit 1
 	mark init || exit 1
-	i=1
-	while [ "$i" -le "$OPS" ]; do
-		pg_sql "insert into t values ($i, $(pg_value "$i"))" || exit 1
-		mark "n:$i" || exit 1
-		i=$((i + 1))
-	done
+	each_step pg_insert
+}
+
+pg_insert() { # I: insert row I
+	pg_sql "insert into t values ($1, $(pg_value "$1"))"
 }
 
 postgresql_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -d data ] || { echo "data: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" data
 	pg_start on on on || exit 1
 	r=$(pg_sql "select count(*), coalesce(max(i), 0), count(*) filter (where v <> $(pg_value i)) from t" 2>&1) ||
 		{ echo "select: $(echo "$r" | head -n 2 | tr '\n' ' ')"; exit 1; }

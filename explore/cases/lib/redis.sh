@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # redis.sh: a Redis server with its append-only file on the disk under
 # test.  Step I is "SET kI vI", answered OK; the check starts the server
 # on the crash state (it loads the AOF, as after a reboot) and reads the
@@ -49,19 +50,16 @@ redis_workload() { # APPENDFSYNC
 	mkdir data && sync . || exit 1
 	redis_start "$1" || exit 1
 	mark init || exit 1
-	i=1
-	while [ "$i" -le "$OPS" ]; do
-		r=$(redis-cli -s "$SOCK" set "k$i" "$(seq -s , 1 $((i * 50)))v$i") || exit 1
-		[ "$r" = OK ] || { echo "SET k$i: $r"; exit 1; }
-		mark "n:$i" || exit 1
-		i=$((i + 1))
-	done
+	each_step redis_set
+}
+
+redis_set() { # I: SET kI to a value of I's
+	r=$(redis-cli -s "$SOCK" set "k$1" "$(seq -s , 1 $(($1 * 50)))v$1") || return
+	[ "$r" = OK ] || { echo "SET k$1: $r"; return 1; }
 }
 
 redis_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -d data ] || { echo "data: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" data
 	redis_start always || exit 1
 	# The keys there must be k1..kN, each whole.
 	n=$(redis-cli -s "$SOCK" dbsize)

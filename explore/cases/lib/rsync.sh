@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # rsync.sh: rsync copying a growing tree onto the disk under test.  Step
 # I adds the file sI to the source and rewrites "current"; rsync -a
 # copies the source to dst/.  Each file's content is a function of its
@@ -7,26 +8,24 @@
 
 rsync_file() { seq 1 $(($1 * 613 % 9000 + 500)) | sed "s/\$/ of step $1/"; }
 
+rsync_step() { # I: add sI and rewrite current in the source, copy it
+	# shellcheck disable=SC2086 # opt: empty or one word
+	rsync_file "$1" > "$SCRATCH/src/s$1" && rsync_file "$1" > "$SCRATCH/src/current" &&
+		rsync -a $opt "$SCRATCH/src/" dst/
+}
+
 rsync_workload() { # fsync|nofsync
 	scratch
 	opt=""
 	[ "$1" = nofsync ] || opt=--fsync
 	mkdir "$SCRATCH/src" dst && sync . || exit 1
 	mark init || exit 1
-	i=1
-	while [ "$i" -le "$OPS" ]; do
-		rsync_file "$i" > "$SCRATCH/src/s$i" && rsync_file "$i" > "$SCRATCH/src/current" &&
-			rsync -a $opt "$SCRATCH/src/" dst/ || exit 1
-		mark "n:$i" || exit 1
-		i=$((i + 1))
-	done
+	each_step rsync_step
 	rm -rf "$SCRATCH"
 }
 
 rsync_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -d dst ] || { echo "dst: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" dst
 	# Every file there is whole; the steps found form a prefix.
 	n=0
 	for f in dst/*; do

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # level, want: set by check_begin (common.sh)
 # sqlite.sh: SQLite, its sqlite3 shell and Python's sqlite3 module (the
 # same library).  Step I inserts row I, a
 # value of 1,000 to 6,000 bytes (overflow pages) that is a function of I,
@@ -24,9 +25,7 @@ sqlite_workload() { # JOURNAL_MODE SYNCHRONOUS
 }
 
 sqlite_check() { # durable|consistent
-	level=$1 want=$(committed)
-	[ "$want" != none ] || exit 0
-	[ -f db ] || { echo "db: missing (the set-up was durable)"; exit 1; }
+	check_begin "$1" db
 	r=$(sqlite3 db "pragma integrity_check;" 2>&1)
 	[ "$r" = ok ] || { echo "integrity_check: $(echo "$r" | head -n 3 | tr '\n' ' ')"; exit 1; }
 	r=$(sqlite3 -separator ' ' db \
