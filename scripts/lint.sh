@@ -138,7 +138,8 @@ fi
 sc_out=$(cd "$SBD_ROOT" && {
 	shellcheck -f gcc -s bash scripts/*.sh
 	shellcheck -f gcc -s sh tests/*.sh tests/debug/*.sh tests/apps/*.sh explore/sbd-explore explore/sbd-corpus \
-		explore/workloads/*.sh explore/cases/lib/*.sh explore/cases/*/workload explore/cases/*/check
+		explore/workloads/*.sh explore/cases/lib/*.sh explore/cases/*/workload explore/cases/*/check \
+		examples/app-case/cases/*/workload examples/app-case/cases/*/check
 	shellcheck -f gcc .ci/run
 } 2>&1)
 if [ -z "$sc_out" ]; then

@@ -23,7 +23,8 @@
 #   /usr/local/bin/   the tools built from tests/tools/*.c (and explore/*.c,
 #              if any), static, and sbd-explore
 #   /usr/local/lib/sbd/   the explorer with its files (all of explore/:
-#              sbd-explore, sbd-corpus and the corpus), busybox
+#              sbd-explore, sbd-corpus and the corpus), examples/app-case
+#              (the worked example of docs/applications.md), busybox
 #              (for poweroff and the loopback interface), stage2
 . "$(dirname "$0")/lib.sh"
 tier=${1:?usage: make-apps-initramfs.sh TIER OUTPUT [SCRIPT...]}
@@ -97,6 +98,8 @@ done
 shopt -u nullglob
 lib=$pay/usr/local/lib/sbd
 cp -r "$SBD_ROOT/explore" "$lib/explore"
+mkdir -p "$lib/examples"
+cp -r "$SBD_ROOT/examples/app-case" "$lib/examples/app-case"
 # Wrappers, not links: the explorer finds its files from its own path.
 for t in sbd-explore sbd-corpus; do
 	printf '#!/bin/sh\nexec /usr/local/lib/sbd/explore/%s "$@"\n' "$t" \
