@@ -11,6 +11,8 @@
 # debootstrap has finished, so an interrupted build is never taken for
 # a complete one; the next run removes what it left.  Beside root/:
 # packages (the list), build-time (seconds), size (du -sh), debootstrap.log.
+# With --cached it only says whether the root is built: its path and
+# status 0, or status 1 and nothing built.
 #
 # The guests share the root read-only (9p, under an overlay): nothing
 # writes to it once built.
@@ -30,6 +32,7 @@ ROOTFS_PKGS="
 	e2fsprogs xfsprogs btrfs-progs dmsetup
 	sqlite3 git redis-server redis-tools postgresql lmdb-utils rsync
 	python3 python3-plyvel python3-lmdb etcd-server etcd-client
+	zookeeper python3-kazoo
 "
 
 # shellcheck disable=SC2086 # a list of names
@@ -41,6 +44,7 @@ if [ -d "$dir/root" ]; then
 	echo "$dir/root"
 	exit 0
 fi
+[ "${1:-}" != --cached ] || exit 1
 
 "$SBD_ROOT/scripts/install-deps.sh" debootstrap >&2
 mkdir -p "$base"

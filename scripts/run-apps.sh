@@ -10,7 +10,11 @@
 #                          ext4 and xfs (the corpus soak: hours under
 #                          emulation), not the quick subset on ext4
 #   CORPUS_CASES=A,B       10-corpus.sh runs only these cases (QUICK or
-#                          not), with the quick run's states, on ext4
+#                          not), with the quick run's states, on ext4;
+#                          with CORPUS=all, with the soak's states, on
+#                          ext4 and xfs (a soak's share)
+#   CORPUS_JOBS=1          10-corpus.sh explores on one disk, not two
+#                          (the pace of sbd-explore -j 1)
 #
 # The root is make-rootfs.sh's (built once, cached); for each kernel,
 # build sbd, pack make-apps-initramfs.sh's small image and boot it with
@@ -29,12 +33,14 @@ if [ -z "${TESTS:-}" ] && [ "${QUICK:-0}" = 1 ]; then
 fi
 
 # The guest reads these from the kernel command line (its environment).
-if [ "${CORPUS:-quick}" = all ]; then
-	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic SBD_CORPUS_ALL=1 AREA_TIMEOUT=36000"
-	export VM_TIMEOUT=${VM_TIMEOUT:-36000}
-elif [ -n "${CORPUS_CASES:-}" ]; then
-	# A server's case (PostgreSQL, etcd, ZooKeeper) can take minutes.
-	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic SBD_CORPUS_CASES=$CORPUS_CASES AREA_TIMEOUT=36000"
+# A soak or a server's case (PostgreSQL, etcd, ZooKeeper) can take hours
+# or minutes.
+corpus=""
+[ "${CORPUS:-quick}" != all ] || corpus="SBD_CORPUS_ALL=1"
+[ -z "${CORPUS_CASES:-}" ] || corpus="$corpus SBD_CORPUS_CASES=$CORPUS_CASES"
+[ -z "${CORPUS_JOBS:-}" ] || corpus="$corpus SBD_CORPUS_JOBS=$CORPUS_JOBS"
+if [ -n "$corpus" ]; then
+	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic $corpus AREA_TIMEOUT=36000"
 	export VM_TIMEOUT=${VM_TIMEOUT:-36000}
 fi
 

@@ -9,8 +9,9 @@
 #   SBD_VMS=2                VMs at once, each with its share of a
 #                            kernel's areas (default: 2 on fewer than
 #                            4 cores, else 3)
-#   SBD_TIME_BUDGET=2520     seconds the whole run may take; the debug
-#                            tier, last, gets what is left (debug-tier.sh)
+#   SBD_TIME_BUDGET=2520     seconds the whole run may take; the
+#                            corpus's share (apps-tier.sh), then the
+#                            debug tier (debug-tier.sh), get what is left
 #   QUICK=1                  only the areas marked "# QUICK=1" in their
 #                            header, on 6.12 (or KERNELS), no host stages
 #                            and no debug tier: a few minutes, for iterating
@@ -215,9 +216,12 @@ for t in $booted; do
 	count_tier "${t%%:*}" "${t#*:}"
 done
 area_seconds
-# The debug tier (KASAN, kmemleak, lockdep, fault injection) joins the
-# default run when its kernel is built, and says loudly when it is not.
+# A few application cases in the full Debian root, and the debug tier
+# (KASAN, kmemleak, lockdep, fault injection), join the default run
+# when their root and kernel are built, and say so when they are not.
 if [ -z "${KERNELS:-}" ]; then
+	. "$SBD_ROOT/scripts/apps-tier.sh"
+	run_apps_share
 	. "$SBD_ROOT/scripts/debug-tier.sh"
 	run_debug_tier
 fi

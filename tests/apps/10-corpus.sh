@@ -4,27 +4,31 @@
 # verdict judged against what the application's documentation promises
 # (a "caught" case's reproducer must fail again).  SBD_CORPUS_ALL=1 (the
 # corpus soak) runs every case on ext4 and xfs instead; SBD_CORPUS_CASES
-# names some of the quick subset (the suite's share, run-tests.sh).
+# names the cases to run (the suite's share, run-tests.sh; a soak's).
 
 # Requires: sbd.ko, cache_mb, debugfs; the root's applications (each
 # case's NEEDS, else it is skipped); sbd-corpus, sbd-explore.
 # QUICK=1: in the quick run (QUICK=1 scripts/run-apps.sh).
 
-# Two disks: sbd-explore explores each case on both at once.
+# Two disks: sbd-explore explores each case on both at once
+# (SBD_CORPUS_JOBS=1: on one, for the pace of -j 1).
 check load load_sbd ndevices=2 nsectors=1048576 cache_mb=64 || return
-_cases=""
+_devs=/dev/sbd0,/dev/sbd1
+[ "${SBD_CORPUS_JOBS:-2}" != 1 ] || _devs=/dev/sbd0
+# SBD_CORPUS_CASES=A,B: only those cases, with the quick run's states
+# or, with SBD_CORPUS_ALL=1 too, the soak's.
+_cases=$(echo "${SBD_CORPUS_CASES:-}" | tr , ' ')
 if [ "${SBD_CORPUS_ALL:-0}" = 1 ]; then
 	_which="--fs ext4,xfs"
 else
-	# SBD_CORPUS_CASES=A,B: only those cases, with the quick run's states.
-	_which="--quick --fs ext4" _cases=$(echo "${SBD_CORPUS_CASES:-}" | tr , ' ')
+	_which="--quick --fs ext4"
 fi
 # sbd-corpus's own lines, counted as each case ends, so that a soak cut
 # short keeps the verdicts it reached; its status passes the pipe in a
 # file.
 # shellcheck disable=SC2086 # options and case names, split on purpose
 {
-	sbd-corpus $_which --dev /dev/sbd0,/dev/sbd1 --save "$TMP/corpus" \
+	sbd-corpus $_which --dev "$_devs" --save "$TMP/corpus" \
 		--junit "$TMP/corpus.xml" $_cases 2>&1
 	echo $? > "$TMP/corpus.rc"
 } | tee "$TMP/corpus.out" | while read -r _kind _id _rest; do
