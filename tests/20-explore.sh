@@ -340,6 +340,12 @@ explore db-nodirsync 1 --fs ext4 --workload @db-nodirsync --ops 4 --points mark 
 	--random 1 --torn 1 --save-max 0
 check_output db-nodirsync/lost-a-version 'FAIL \([0-9]+ none\).*but version [0-9]+ was committed' \
 	cat "$OUT.db-nodirsync"
+# The time to the first failure, within the run's own time; none where
+# nothing failed.
+_first=$(sed -n 's/^time: \([0-9.]*\) s .*; the first failure after \([0-9.]*\) s$/\1 \2/p' "$OUT.db-nodirsync")
+expect db-nodirsync/first-failure-timed yes \
+	"$(echo "$_first" | awk 'NF == 2 && $2 <= $1 { print "yes" }')"
+expect db/no-first-failure 0 "$(grep -c 'first failure' "$OUT.db")"
 echo drop > $SBD_SYS/record
 # Shorter runs of the same two under busybox's sh (dash runs the rest),
 # one with --profile: sbd-explore is for any POSIX sh.
