@@ -6,9 +6,10 @@
 # disk that keeps the recording; the copies are gone afterwards, also
 # after an interrupt; disks that cannot take a copy are refused before
 # anything is touched.  --json lists every state.  A process left in the
-# mount stops the run, named, and is left running.
+# mount stops the run, named, and is left running.  xfs's copies (one
+# UUID) are mounted at once; btrfs's (one fsid) are refused.
 
-# Requires: cache_mb, debugfs, ndevices, sizes; ext4; sbd-explore, sbd-statehash (explore/).
+# Requires: cache_mb, debugfs, ndevices, sizes; ext4, xfs; sbd-explore, sbd-statehash (explore/).
 # Suite kernels: 6.1 newest
 # QUICK=0
 
@@ -114,4 +115,26 @@ echo end > /sys/block/sbd0/sbd/visit
 expect held/recording-kept stopped "$(rec sbd0)"
 
 echo drop > /sys/block/sbd0/sbd/record
+# btrfs: copies of one file system on several disks share its fsid, and
+# a mount of one may give another's: refused.
+refused btrfs-jobs "explores on one disk" --dev /dev/sbd0,/dev/sbd1 --workload @db $STATES --fs btrfs
+unload_sbd || fail unload "sbd still loaded"
+
+# --- xfs on two disks: both hold one file system (one UUID), and the
+# jobs' states are mounted at once: each state's check waits until the
+# other disk is mounted too (at most 300 s, which only a broken explorer
+# makes it wait), and every state must pass.
+check xfs/load load_sbd ndevices=2 nsectors=655360 cache_mb=32 || return
+cat > "$OUT/both-mounted" <<'BOTH'
+case $SBD_DEV in */sbd0) _other=/dev/sbd1 ;; *) _other=/dev/sbd0 ;; esac
+_n=0
+until grep -q "^$_other " /proc/mounts || [ $_n -ge 3000 ]; do
+	sleep 0.1
+	_n=$((_n + 1))
+done
+BOTH
+explore xfs-jobs 0 --dev /dev/sbd0,/dev/sbd1 --fs xfs --workload @db --ops 2 \
+	--check "sh $OUT/both-mounted" --points mark --max-points 2 --random 0 --torn 0 --no-dedup
+expect xfs-jobs/states "2 2" "$(states xfs-jobs | awk '$3 == "pass" { n++ } END { print NR, n + 0 }')"
+expect xfs-jobs/copy-dropped none "$(rec sbd1)"
 unload_sbd || fail unload "sbd still loaded"
