@@ -237,17 +237,39 @@ fail:
 	return 1;
 }
 
-static struct point *read_trace(const char *path, int *n)
+/* Open a trace or listing; a file that is not there ends the run. */
+static FILE *open_or_exit(const char *path)
 {
-	struct point *t = NULL;
-	char line[256], word[16];
 	FILE *f = fopen(path, "r");
-	int cap = 0;
 
 	if (!f) {
 		perror(path);
 		exit(2);
 	}
+	return f;
+}
+
+/* Append P to the growing array *T of *N points (room for *CAP). */
+static void append_point(struct point **t, int *n, int *cap, const struct point *p)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*t = realloc(*t, *cap * sizeof(**t));
+		if (!*t) {
+			perror("realloc");
+			exit(2);
+		}
+	}
+	(*t)[(*n)++] = *p;
+}
+
+static struct point *read_trace(const char *path, int *n)
+{
+	struct point *t = NULL;
+	char line[256], word[16];
+	FILE *f = open_or_exit(path);
+	int cap = 0;
+
 	*n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		struct point p = { 0 };
@@ -269,11 +291,7 @@ static struct point *read_trace(const char *path, int *n)
 		} else {
 			continue;
 		}
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			t = realloc(t, cap * sizeof(*t));
-		}
-		t[(*n)++] = p;
+		append_point(&t, n, &cap, &p);
 	}
 	fclose(f);
 	return t;
@@ -285,13 +303,9 @@ static struct point *read_listing(const char *path, int *n)
 	struct point *t = NULL;
 	char line[256], word[16], extra[40];
 	unsigned long long k;
-	FILE *f = fopen(path, "r");
+	FILE *f = open_or_exit(path);
 	int cap = 0;
 
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
 	*n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		struct point p = { 0 };
@@ -315,11 +329,7 @@ static struct point *read_listing(const char *path, int *n)
 			       &p.pos, &p.len, extra);
 			p.fua = !strcmp(extra, "fua");
 		}
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			t = realloc(t, cap * sizeof(*t));
-		}
-		t[(*n)++] = p;
+		append_point(&t, n, &cap, &p);
 	}
 	fclose(f);
 	return t;
