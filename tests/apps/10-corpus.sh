@@ -23,6 +23,16 @@ if [ "${SBD_CORPUS_ALL:-0}" = 1 ]; then
 else
 	_which="--quick --fs ext4"
 fi
+# Where a long case is: every 5 minutes, the newest progress line of
+# the run going on (its log is the newest), as evidence, not a verdict.
+# The sleep holds no output open: killing the loop ends the output.
+mkdir -p "$TMP/corpus"
+while sleep 300 > /dev/null 2>&1; do
+	_log=$(ls -t "$TMP"/corpus/*/explore.log 2> /dev/null | head -n 1)
+	[ -z "$_log" ] ||
+		echo "@@ | $(basename "$(dirname "$_log")"): $(grep -E '^(progress|sbd-explore):' "$_log" | tail -n 1)"
+done &
+_heartbeat=$!
 # sbd-corpus's own lines, counted as each case ends, so that a soak cut
 # short keeps the verdicts it reached; its status passes the pipe in a
 # file.
@@ -39,6 +49,7 @@ fi
 	skip) skip "${_id%:}" "$_rest" ;;
 	esac
 done
+kill "$_heartbeat"
 _rc=$(cat "$TMP/corpus.rc" 2> /dev/null)
 expect exit-status "$([ "$(grep -c '^FAIL ' "$TMP/corpus.out")" = 0 ] && echo 0 || echo 1)" "$_rc"
 check junit grep -q '<testsuite name="sbd-corpus"' "$TMP/corpus.xml"
