@@ -35,7 +35,12 @@ states() {
 }
 
 check load load_sbd ndevices=4 sizes=32M,32M,32M,16M hardsect_size=4096 cache_mb=16 || return
-STATES="--fs ext4 --check @db --points flush,fua,mark --max-points 3 --random 1 --torn 1 --no-dedup -q"
+# Marks, where @db-nodirsync loses the version whose rename no fsync
+# has carried yet; ext4 mounted with commit=600, so that no timed
+# journal commit carries it either, however slowly the workload runs.
+# (Spread over flush, fua and mark points, the 3 chosen were no mark
+# at all on a busy machine, where the timer's commits added flushes.)
+STATES="--fs ext4 --mount-opts commit=600 --check @db --points mark --max-points 3 --random 1 --torn 1 --no-dedup -q"
 
 # --- One job records and explores, and keeps the recording.
 explore one 1 --dev /dev/sbd0 --workload @db-nodirsync --ops 4 --keep $STATES || return
@@ -121,9 +126,10 @@ refused btrfs-jobs "explores on one disk" --dev /dev/sbd0,/dev/sbd1 --workload @
 unload_sbd || fail unload "sbd still loaded"
 
 # --- xfs on two disks: both hold one file system (one UUID), and the
-# jobs' states are mounted at once: each state's check waits until the
-# other disk is mounted too (at most 300 s, which only a broken explorer
-# makes it wait), and every state must pass.
+# jobs' states, one each (a mark under none and under all), are mounted
+# at once: each state's check waits until the other disk is mounted too
+# (at most 300 s, which only a broken explorer makes it wait), and both
+# must pass.
 check xfs/load load_sbd ndevices=2 nsectors=655360 cache_mb=32 || return
 cat > "$OUT/both-mounted" <<'BOTH'
 case $SBD_DEV in */sbd0) _other=/dev/sbd1 ;; *) _other=/dev/sbd0 ;; esac
@@ -134,7 +140,7 @@ until grep -q "^$_other " /proc/mounts || [ $_n -ge 3000 ]; do
 done
 BOTH
 explore xfs-jobs 0 --dev /dev/sbd0,/dev/sbd1 --fs xfs --workload @db --ops 2 \
-	--check "sh $OUT/both-mounted" --points mark --max-points 2 --random 0 --torn 0 --no-dedup
+	--check "sh $OUT/both-mounted" --points mark --max-points 1 --random 0 --torn 0 --no-dedup
 expect xfs-jobs/states "2 2" "$(states xfs-jobs | awk '$3 == "pass" { n++ } END { print NR, n + 0 }')"
 expect xfs-jobs/copy-dropped none "$(rec sbd1)"
 unload_sbd || fail unload "sbd still loaded"
