@@ -333,6 +333,12 @@ unload_sbd
 check db/load load_sbd nsectors=65536 cache_mb=16 || return
 explore db 0 --fs ext4 --workload @db --ops 4 --points mark --random 1 --torn 1
 expect db/recording-dropped none "$(cat $SBD_SYS/record)"
+# A workload's server that drops root (PostgreSQL runs as "postgres")
+# reaches the mount point sbd-explore made in its work directory, by its
+# absolute path.
+# shellcheck disable=SC2016 # $SBD_MNT and $SBD_MARK: the workload's
+explore other-user 0 --fs ext4 --check none --points mark --random 0 --torn 0 \
+	--workload 'mkdir -m 777 u && sbd-asuser 65534 sh -c "echo x > \"\$SBD_MNT/u/f\"" && echo u > "$SBD_MARK"'
 # Every write of one version, the first: the states before db:0 have
 # no committed version, whatever they hold of the file.
 explore db-every-write 0 --fs ext4 --workload @db --ops 1 --points write --random 0 --torn 0
