@@ -34,6 +34,9 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/sbd-initramfs.XXXX")
 trap 'rm -rf "$root"' EXIT
 # Merged /usr, like the host the binaries come from.
 mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,proc,sys,dev,tmp,mnt,etc}
+# The guest's / is this directory, which mktemp made for root alone: a
+# test's process that drops root must reach the programs and /tmp.
+chmod 755 "$root" && chmod 1777 "$root/tmp"
 for d in bin sbin lib lib64; do ln -s "usr/$d" "$root/$d"; done
 
 copy_with_libs() {
