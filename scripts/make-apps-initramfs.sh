@@ -8,6 +8,8 @@
 # run-apps.sh passes to QEMU (read-only: several guests may share them):
 #   root     the root from make-rootfs.sh
 #   modules  $(kernel_dir TIER)/modules, the kernel's own modules
+# and mounts a third if given, writable, at /var/sbd-saved:
+#   saved    where a test leaves what a bug report needs (run-apps.sh)
 # /init (busybox) loads the kernel's 9p, virtio and overlay modules,
 # mounts the root read-only as the lower layer of an overlay whose upper
 # layer is a tmpfs, copies the payload below into it, mounts the modules
@@ -158,6 +160,10 @@ step overlay mount -t overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/
 step payload cp -a /payload/. /newroot/
 step mount-modules mount -t 9p -o \$P9 modules /kmods
 step bind-modules mount --bind /kmods/kernel /newroot/lib/modules/$rel/kernel
+# The host's writable share for saved files, if it gave one.
+mkdir -p /newroot/var/sbd-saved
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 saved /newroot/var/sbd-saved 2> /dev/null ||
+	rmdir /newroot/var/sbd-saved
 for d in dev proc sys; do mount --move /\$d /newroot/\$d; done
 exec switch_root /newroot /bin/sh /usr/local/lib/sbd/stage2
 INIT

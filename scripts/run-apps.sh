@@ -16,6 +16,9 @@
 #   CORPUS_JOBS=1          10-corpus.sh explores on one disk, not two
 #                          (the pace of sbd-explore -j 1)
 #
+# What the guest saves (each failing corpus case's reproducers, log and
+# recording) is in $SBD_OUT/apps/TIER/saved/.
+#
 # The root is make-rootfs.sh's (built once, cached); for each kernel,
 # build sbd, pack make-apps-initramfs.sh's small image and boot it with
 # the root and the kernel's modules shared read-only over 9p.  The
@@ -70,7 +73,10 @@ run_tier() {
 	fi
 	log "$name: booting the full root; console in $out/console.log"
 	local share=security_model=none,readonly=on
-	VM_QEMU_EXTRA="-virtfs local,path=$rootfs,mount_tag=root,$share -virtfs local,path=$(kernel_dir "$tier")/modules,mount_tag=modules,$share" \
+	# A third share, writable: what the guest saves for a bug report
+	# (10-corpus.sh: each failing case's reproducers and recording).
+	rm -rf "$out/saved" && mkdir -p "$out/saved"
+	VM_QEMU_EXTRA="-virtfs local,path=$rootfs,mount_tag=root,$share -virtfs local,path=$(kernel_dir "$tier")/modules,mount_tag=modules,$share -virtfs local,path=$out/saved,mount_tag=saved,security_model=none" \
 		"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" \
 		"$out/console.log" || bad "$name/vm-finished"
 	count_console "$out/console.log" "$name"
