@@ -33,17 +33,16 @@ while sleep 300 > /dev/null 2>&1; do
 		echo "@@ | $(basename "$(dirname "$_log")"): $(grep -E '^(progress|sbd-explore):' "$_log" | tail -n 1)"
 done &
 _heartbeat=$!
-# save_case ID: a case run that failed states, for a bug report: its
-# reproducers, log, recording and the first failure's image, to the
-# host's share (run-apps.sh's $SBD_OUT/apps/TIER/saved/corpus/CASE-FS).
+# save_case DIR: a case run (sbd-corpus's DIR) that failed states, for a
+# bug report: its reproducers, log, recording and the first failure's
+# image, to the host's share (run-apps.sh's $SBD_OUT/apps/TIER/saved/corpus/).
 save_case() {
-	_d=$TMP/corpus/$(echo "$1" | tr / -)
-	[ -d /var/sbd-saved ] && [ -s "$_d/reproduce" ] || return 0
-	_to=/var/sbd-saved/corpus/${_d##*/}
-	_img=$(sed -n 's/^ *image before recovery: //p' "$_d/reproduce" | head -n 1)
-	mkdir -p "$_to" && cp -r "$_d/reproduce" "$_d/explore.log" "$_d/recording" "$_to/" &&
+	[ -d /var/sbd-saved ] && [ -s "$1/reproduce" ] || return 0
+	_to=/var/sbd-saved/corpus/${1##*/}
+	_img=$(sed -n 's/^ *image before recovery: //p' "$1/reproduce" | head -n 1)
+	mkdir -p "$_to" && cp -r "$1/reproduce" "$1/explore.log" "$1/recording" "$_to/" &&
 		{ [ -z "$_img" ] || cp "$_img" "$_to/"; } ||
-		echo "@@ | $1: could not save its failures to the host"
+		echo "@@ | ${1##*/}: could not save its failures to the host"
 }
 # sbd-corpus's own lines, counted as each case ends, so that a soak cut
 # short keeps the verdicts it reached; its status passes the pipe in a
@@ -54,13 +53,16 @@ save_case() {
 		--junit "$TMP/corpus.xml" $_cases 2>&1
 	echo $? > "$TMP/corpus.rc"
 } | tee "$TMP/corpus.out" | while read -r _kind _id _rest; do
+	# CASE/FS's run is in CASE-FS.
+	_id=${_id%:}
+	_dir=$TMP/corpus/$(echo "$_id" | tr / -)
 	case $_kind in
 	ok) pass "$_id"; echo "@@ | $_rest" ;;
-	FAIL) fail "${_id%:}" "$_rest" \
-		"$(grep -v '^ *$' "$TMP/corpus/$(echo "${_id%:}" | tr / -)/explore.log" 2> /dev/null | tail -n 12)" ;;
-	skip) skip "${_id%:}" "$_rest" ;;
+	FAIL) fail "$_id" "$_rest" \
+		"$(grep -v '^ *$' "$_dir/explore.log" 2> /dev/null | tail -n 12)" ;;
+	skip) skip "$_id" "$_rest" ;;
 	esac
-	[ "$_kind" = skip ] || save_case "${_id%:}"
+	[ "$_kind" = skip ] || save_case "$_dir"
 done
 kill "$_heartbeat"
 _rc=$(cat "$TMP/corpus.rc" 2> /dev/null)

@@ -13,12 +13,12 @@ check load load_sbd ndevices=2 nsectors=1048576 cache_mb=64 || return
 _example=/usr/local/lib/sbd/examples/app-case
 sbd-corpus --cases "$_example/cases" --quick --fs ext4 --dev /dev/sbd0,/dev/sbd1 \
 	--save "$TMP/app-case" > "$TMP/app-case.out" 2>&1
-echo $? > "$TMP/app-case.rc"
+_rc=$?
 sed 's/^/@@ | /' "$TMP/app-case.out"
 # What the page quotes of a failure: its report and reproducer.
 grep -v '^ *$' "$TMP/app-case/notes-nosync-ext4/explore.log" 2> /dev/null | grep -A 4 -m 1 '^FAIL (' | sed 's/^/@@ | /'
 expect notes-nosync "ok notes-nosync/ext4 caught" "$(grep -o '^ok notes-nosync/ext4 caught' "$TMP/app-case.out")"
 expect notes-filesync "ok notes-filesync/ext4 caught" "$(grep -o '^ok notes-filesync/ext4 caught' "$TMP/app-case.out")"
 expect notes "ok notes/ext4 pass" "$(grep -o '^ok notes/ext4 pass' "$TMP/app-case.out")"
-expect exit-status 0 "$(cat "$TMP/app-case.rc")"
+expect exit-status 0 "$_rc"
 unload_sbd || fail unload "sbd still loaded"

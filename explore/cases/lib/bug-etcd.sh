@@ -55,8 +55,7 @@ etcd_workload() {
 }
 
 etcd_put() { # I: put kI
-	r=$(ectl put "k$1" "$(etcd_value "$1")") || return
-	[ "$r" = OK ] || { echo "put k$1: $r"; return 1; }
+	answered_ok "put k$1" ectl put "k$1" "$(etcd_value "$1")"
 }
 
 etcd_check() { # durable|consistent

@@ -22,10 +22,8 @@ acl_workload() {
 }
 
 acl_add() { # I: add user uI and save the ACL file
-	r=$(redis-cli -s "$SOCK" acl setuser "u$1" on ">pw$1" "~k$1:*" +get) || return
-	[ "$r" = OK ] || { echo "ACL SETUSER u$1: $r"; return 1; }
-	r=$(redis-cli -s "$SOCK" acl save) || return
-	[ "$r" = OK ] || { echo "ACL SAVE (step $1): $r"; return 1; }
+	answered_ok "ACL SETUSER u$1" redis-cli -s "$SOCK" acl setuser "u$1" on ">pw$1" "~k$1:*" +get &&
+		answered_ok "ACL SAVE (step $1)" redis-cli -s "$SOCK" acl save
 }
 
 acl_check() { # durable|consistent

@@ -55,6 +55,15 @@ each_step() {
 	done
 }
 
+# answered_ok WHAT CMD...: run a client's CMD, whose answer must be "OK";
+# else say what WHAT was answered.
+answered_ok() {
+	_what=$1
+	shift
+	_r=$("$@") || return
+	[ "$_r" = OK ] || { echo "$_what: $_r"; return 1; }
+}
+
 # check_begin LEVEL PATH: a check's start.  LEVEL goes to "level" and
 # the step the marks promise to "want"; before the set-up's mark nothing
 # is promised (the check passes), after it PATH, made by the set-up, must

@@ -54,8 +54,7 @@ redis_workload() { # APPENDFSYNC
 }
 
 redis_set() { # I: SET kI to a value of I's
-	r=$(redis-cli -s "$SOCK" set "k$1" "$(seq -s , 1 $(($1 * 50)))v$1") || return
-	[ "$r" = OK ] || { echo "SET k$1: $r"; return 1; }
+	answered_ok "SET k$1" redis-cli -s "$SOCK" set "k$1" "$(seq -s , 1 $(($1 * 50)))v$1"
 }
 
 redis_check() { # durable|consistent
