@@ -414,6 +414,8 @@ int sbd_cache_init(struct sbd_device *dev, unsigned int index, size_t bytes)
 
 	mutex_init(&c->mutex);
 	init_waitqueue_head(&c->pause_wq);
+	spin_lock_init(&c->held_lock);
+	INIT_LIST_HEAD(&c->held);
 	c->size = bytes;
 	c->max_entries = sbd_cache_entries(bytes, dev->sect_size);
 	c->log = __vmalloc(bytes, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
@@ -524,7 +526,7 @@ static ssize_t cache_stats_show(struct device *d,
 {
 	struct sbd_device *dev = to_sbd(d);
 	struct sbd_cache *c = &dev->cache;
-	u64 v[7];
+	u64 v[9];
 
 	spin_lock(&dev->lock);
 	v[0] = c->unflushed_bytes;
@@ -535,8 +537,41 @@ static ssize_t cache_stats_show(struct device *d,
 	v[5] = c->cuts;
 	v[6] = div_u64(c->last_cut_ns, NSEC_PER_USEC);
 	spin_unlock(&dev->lock);
+	spin_lock(&c->held_lock);
+	v[7] = c->held_writes;
+	v[8] = c->overtaken_writes;
+	spin_unlock(&c->held_lock);
 	return sysfs_emit(buf,
-			  "cache_bytes %zu\nunflushed_bytes %llu\nflushes %llu\nfua_writes %llu\nfua_bytes %llu\ndestaged_bytes %llu\ncuts %llu\nlast_cut_usec %llu\n",
-			  c->size, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+			  "cache_bytes %zu\nunflushed_bytes %llu\nflushes %llu\nfua_writes %llu\nfua_bytes %llu\ndestaged_bytes %llu\ncuts %llu\nlast_cut_usec %llu\nheld_writes %llu\novertaken_writes %llu\n",
+			  c->size, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+			  v[7], v[8]);
 }
 DEVICE_ATTR_RO(cache_stats);
+
+/*
+ * hold_writes_ms: 0 (the default) or up to SBD_MAX_HOLD_MS: how long a
+ * write may be held back so that a FLUSH overtakes it (see "Writes a
+ * FLUSH need not cover" in sbd.c); held_writes and overtaken_writes in
+ * cache_stats count them.  A write held when it is set to 0 still waits
+ * out its hold.
+ */
+static ssize_t hold_writes_ms_show(struct device *d,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_sbd(d)->cache.hold_ms));
+}
+
+static ssize_t hold_writes_ms_store(struct device *d,
+				    struct device_attribute *attr,
+				    const char *buf, size_t len)
+{
+	const char *p = buf;
+	u64 ms;
+
+	if (!sbd_parse_token(&p, &ms) || !sbd_input_ends(p) ||
+	    ms > SBD_MAX_HOLD_MS)
+		return -EINVAL;
+	WRITE_ONCE(to_sbd(d)->cache.hold_ms, ms);
+	return len;
+}
+DEVICE_ATTR_RW(hold_writes_ms);

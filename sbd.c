@@ -410,15 +410,90 @@ static const struct blk_mq_ops sbd_mq_ops = {
  * costs the other disks nothing.  While the power is cut, every request
  * fails, reads included, as on a drive that is off.
  */
+static void sbd_cache_end_rq(struct sbd_device *dev, struct request *rq)
+{
+	blk_mq_end_request(rq, READ_ONCE(dev->cache.off) ? BLK_STS_IOERR :
+							   sbd_do_rq(dev, rq));
+}
+
+/*
+ * Writes a FLUSH need not cover.  A FLUSH makes durable the writes that
+ * completed before it was sent; a write still in flight then may reach
+ * the media before it or after it.  sbd ends each write as it arrives,
+ * so a FLUSH finds every write sent before it done and covers them all:
+ * a file system that sends a FLUSH without waiting for its writes is
+ * never caught.  With hold_writes_ms = N (sysfs), writes, discards and
+ * write-zeroes are held back up to N ms, not yet carried out.  A FLUSH
+ * that arrives meanwhile is carried out first, covering none of them
+ * (a recording lists it before them, in completion order), and then
+ * they are, oldest first.  Reads are not held: one that meets a held
+ * write reads what was there before it, as it may while one is in flight.
+ */
+static void sbd_end_held(struct sbd_device *dev, bool overtaken)
+{
+	struct sbd_cache *c = &dev->cache;
+	struct list_head *entry, *next;
+	LIST_HEAD(held);
+
+	spin_lock(&c->held_lock);
+	/* Counted before any ends: whoever waits for one sees the count. */
+	if (overtaken)
+		list_for_each(entry, &c->held)
+			c->overtaken_writes++;
+	list_splice_init(&c->held, &held);
+	spin_unlock(&c->held_lock);
+	list_for_each_safe(entry, next, &held) {
+		list_del(entry);
+		sbd_cache_end_rq(dev, blk_mq_rq_from_pdu(entry));
+	}
+}
+
+static void sbd_held_work(struct work_struct *work)
+{
+	struct sbd_cache *c = container_of(to_delayed_work(work),
+					   struct sbd_cache, held_work);
+
+	sbd_end_held(container_of(c, struct sbd_device, cache), false);
+}
+
+/* Hold @rq if it is a write, or carry out a FLUSH before those held. */
+static bool sbd_hold_rq(struct sbd_device *dev, struct request *rq,
+			unsigned int ms)
+{
+	struct sbd_cache *c = &dev->cache;
+
+	switch (req_op(rq)) {
+	case REQ_OP_WRITE:
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		spin_lock(&c->held_lock);
+		list_add_tail(blk_mq_rq_to_pdu(rq), &c->held);
+		c->held_writes++;
+		spin_unlock(&c->held_lock);
+		/* Does nothing while pending: none waits longer than @ms. */
+		queue_delayed_work(system_wq, &c->held_work,
+				   msecs_to_jiffies(ms));
+		return true;
+	case REQ_OP_FLUSH:
+		sbd_cache_end_rq(dev, rq);
+		sbd_end_held(dev, true);
+		return true;
+	default:
+		return false;
+	}
+}
+
 static blk_status_t sbd_cache_queue_rq(struct blk_mq_hw_ctx *hctx,
 				       const struct blk_mq_queue_data *bd)
 {
 	struct sbd_device *dev = hctx->queue->queuedata;
+	unsigned int hold_ms = READ_ONCE(dev->cache.hold_ms);
 	struct request *rq = bd->rq;
 
 	blk_mq_start_request(rq);
-	blk_mq_end_request(rq, READ_ONCE(dev->cache.off) ? BLK_STS_IOERR :
-							   sbd_do_rq(dev, rq));
+	if (unlikely(hold_ms) && sbd_hold_rq(dev, rq, hold_ms))
+		return BLK_STS_OK;
+	sbd_cache_end_rq(dev, rq);
 	return BLK_STS_OK;
 }
 
@@ -550,6 +625,7 @@ static struct attribute *sbd_attrs[] = {
 	&dev_attr_cut_at.attr,
 	&dev_attr_visit.attr,
 	&dev_attr_record_stats.attr,
+	&dev_attr_hold_writes_ms.attr,
 	NULL,
 };
 
@@ -699,6 +775,9 @@ static int sbd_init_tag_set(struct blk_mq_tag_set *set,
 	/* An I/O scheduler only adds work for a device with no seek cost. */
 	set->flags = SBD_TAG_SET_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
 	set->driver_data = dev;
+	/* A disk with a cache links the writes it holds by their data. */
+	if (dev->cache.log)
+		set->cmd_size = sizeof(struct list_head);
 	return blk_mq_alloc_tag_set(set);
 }
 
@@ -746,6 +825,7 @@ static int sbd_alloc_device(struct sbd_device *dev, unsigned int index,
 		err = sbd_cache_init(dev, index, cache_mb.value << 20);
 		if (err)
 			goto out_free_store;
+		INIT_DELAYED_WORK(&dev->cache.held_work, sbd_held_work);
 		lim.max_hw_discard_sectors = SBD_MAX_CACHED_ZERO_SECTORS;
 		lim.max_write_zeroes_sectors = SBD_MAX_CACHED_ZERO_SECTORS;
 	}
@@ -802,6 +882,9 @@ static void sbd_free_device(struct sbd_device *dev)
 			dev->disk->disk_name);
 		wait_for_completion(&dev->released);
 	}
+	/* No write is held once the disk is gone: the work may still be due. */
+	if (dev->cache.log)
+		cancel_delayed_work_sync(&dev->cache.held_work);
 	blk_mq_free_tag_set(&dev->tag_set);
 	badblocks_exit(&dev->badblocks);
 	sbd_cache_free(dev);

@@ -29,16 +29,23 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/completion.h>
+#include <linux/workqueue.h>
 
 #include "sbd-compat.h"
 
-#define SBD_VERSION "1.1.0"
+#define SBD_VERSION "1.2.0"
 
 /*
  * cache_mb and a recording's MiB are bounded by RAM; this only keeps
  * MiB-to-bytes from overflowing.
  */
 #define SBD_MAX_CACHE_MB	1048576		/* 1 TiB */
+
+/*
+ * A held write (hold_writes_ms) waits at most this long: far below the
+ * block layer's 30 s request timeout, and a visit's freeze waits for it.
+ */
+#define SBD_MAX_HOLD_MS		1000
 
 /* What a power cut does to the writes that are not yet durable. */
 enum sbd_cut_policy {
@@ -97,6 +104,15 @@ struct sbd_cache {
 	wait_queue_head_t pause_wq;
 	int pause_at;		/* enum sbd_pause: the path that waits there */
 	bool paused;		/* a writer waits at it now */
+	/*
+	 * Writes held back so that a FLUSH may overtake them (sysfs
+	 * hold_writes_ms, "Writes a FLUSH need not cover" in sbd.c).
+	 */
+	unsigned int hold_ms;	/* 0: none is held */
+	spinlock_t held_lock;	/* @held and the two counters below */
+	struct list_head held;	/* oldest first, by their driver data */
+	struct delayed_work held_work;	/* ends the hold of those held */
+	u64 held_writes, overtaken_writes;
 };
 
 struct sbd_device {
@@ -137,7 +153,7 @@ u64 sbd_cache_memory(u64 bytes, unsigned int sect_size);
  */
 extern struct device_attribute dev_attr_power, dev_attr_powercut_policy,
 	dev_attr_cache_stats, dev_attr_record, dev_attr_mark, dev_attr_cut_at,
-	dev_attr_visit, dev_attr_record_stats;
+	dev_attr_visit, dev_attr_record_stats, dev_attr_hold_writes_ms;
 
 /* In sbd-export.c: a disk's debugfs directory, removed by sbd.c. */
 void sbd_export_add_debugfs(struct sbd_device *dev, struct dentry *root);

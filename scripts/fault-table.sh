@@ -7,9 +7,16 @@
 # suite: about 16 minutes under emulation, beside other VMs.
 #
 #   KERNELS=newest   which kernel
+#   FAULTS="..."     which rows (default: none lose misdirect bitrot
+#                    unreadable hold)
 . "$(dirname "$0")/lib.sh"
 need_root
 export KERNELS=${KERNELS:-newest} VM_TIMEOUT=${VM_TIMEOUT:-3600}
+# The guest reads it from the kernel command line (its environment).
+if [ -n "${FAULTS:-}" ]; then
+	VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic SBD_FAULTS=$(echo "$FAULTS" | tr ' ' ,)"
+	export VM_APPEND
+fi
 "$SBD_ROOT/scripts/install-deps.sh"
 mkdir -p "$SBD_ROOT/bench/results-faults"
 commit=$(git -C "$SBD_ROOT" rev-parse --short HEAD)
@@ -20,7 +27,7 @@ for tier in $(kernel_tiers); do
 	"$SBD_ROOT/scripts/boot-vm.sh" "$tier" "$out/initramfs.img" "$out/console.log" ||
 		log "$tier: the VM did not finish"
 	{
-		echo "fault table, $tier, commit $commit, command: KERNELS=$KERNELS scripts/fault-table.sh"
+		echo "fault table, $tier, commit $commit, command: ${FAULTS:+FAULTS=\"$FAULTS\" }KERNELS=$KERNELS scripts/fault-table.sh"
 		grep -a '^@@ bench' "$out/console.log" | sed 's/\r$//; s/^@@ bench //'
 	} | tee "$SBD_ROOT/bench/results-faults/table-$tier.txt"
 done

@@ -5,8 +5,10 @@
 # defaults (ext4 and xfs checksum their metadata, btrfs its data too):
 # sbd-explore's @db workload (its check reads every committed version
 # back), the states at its flush, FUA and mark points under "none" and
-# "all", each once with no fault and once with each --fault, each
-# twice: without a check (what the file system notices, at mount or in
+# "all", each once with no fault, once with each --fault and once
+# recorded with --hold-writes 50 ("hold": a FLUSH overtakes the writes
+# still in flight, which a file system that waits for its writes never
+# depends on), each twice: without a check (what the file system notices, at mount or in
 # fsck) and with @db's.  Every state is checked (--no-dedup); a failing
 # state is counted once, where it first failed: mount, the check, or
 # fsck (which runs only after a check that passed).
@@ -16,9 +18,12 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 # bookworm's mkfs.xfs wants 300 MiB.
 load_sbd nsectors=655360 cache_mb=32 || exit 1
 for fs in ext4 xfs btrfs; do
-	for fault in none lose misdirect bitrot unreadable; do
-		f=""
-		[ "$fault" = none ] || f="--fault $fault"
+	for fault in $(echo "${SBD_FAULTS:-none,lose,misdirect,bitrot,unreadable,hold}" | tr , ' '); do
+		case $fault in
+		none) f="" ;;
+		hold) f="--hold-writes 50" ;;
+		*) f="--fault $fault" ;;
+		esac
 		# First the file system alone (no check: mount and fsck), then
 		# with @db's check, which reads every committed version back.
 		for check in none @db; do
@@ -45,6 +50,7 @@ for fs in ext4 xfs btrfs; do
 					printf "@@ bench faults %s %s check %s states %d failed %d mount %d check %d fsck %d other %d exit %d\n",
 						fs, fault, check, st, n, m, c, f, e, rc
 				}' /tmp/ft.out
+			grep '^--hold-writes' /tmp/ft.out | sed 's/^/@@ bench held /'
 			if [ $rc -ge 2 ]; then
 				tail -n 5 /tmp/ft.out | sed 's/^/@@ bench error /'
 			else
