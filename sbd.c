@@ -406,9 +406,10 @@ static const struct blk_mq_ops sbd_mq_ops = {
 };
 
 /*
- * A disk with a cache gets its own queue_rq, so that the power switch
- * costs the other disks nothing.  While the power is cut, every request
- * fails, reads included, as on a drive that is off.
+ * A disk with a cache gets its own queue_rq (sbd_cache_queue_rq()), so
+ * that the power switch and the writes it holds cost the other disks
+ * nothing.  While the power is cut, every request fails, reads
+ * included, as on a drive that is off.
  */
 static void sbd_cache_end_rq(struct sbd_device *dev, struct request *rq)
 {

@@ -8,7 +8,7 @@
 #
 #   KERNELS=newest   which kernel
 #   FAULTS="..."     which rows (default: none lose misdirect bitrot
-#                    unreadable hold)
+#                    unreadable hold), into table-TIER-FAULTS.txt
 . "$(dirname "$0")/lib.sh"
 need_root
 export KERNELS=${KERNELS:-newest} VM_TIMEOUT=${VM_TIMEOUT:-3600}
@@ -29,5 +29,5 @@ for tier in $(kernel_tiers); do
 	{
 		echo "fault table, $tier, commit $commit, command: ${FAULTS:+FAULTS=\"$FAULTS\" }KERNELS=$KERNELS scripts/fault-table.sh"
 		grep -a '^@@ bench' "$out/console.log" | sed 's/\r$//; s/^@@ bench //'
-	} | tee "$SBD_ROOT/bench/results-faults/table-$tier.txt"
+	} | tee "$SBD_ROOT/bench/results-faults/table-$tier${FAULTS:+-$(echo "$FAULTS" | tr ' ' -)}.txt"
 done
