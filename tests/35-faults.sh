@@ -9,7 +9,7 @@
 #  - unreadable SECTOR N: while the check runs those sectors fail a read
 #    and the next ones do not; none stays bad after the run;
 #  - lose K: the reproducer's visit reads back as printed.
-# And the refusals.
+# And Ctrl-C while an "unreadable" state is checked, and the refusals.
 
 # Requires: cache_mb, debugfs; ext4; sbd-explore, sbd-statehash (explore/).
 # Suite kernels: newest
@@ -109,6 +109,44 @@ esac
 check unreadable/checked grep -q '^unreadable ' "$TMP/lse.log"
 check_fails unreadable/never-readable grep -q '^readable\|^next-unreadable' "$TMP/lse.log"
 expect unreadable/none-left-bad "" "$(cat "$SBD_SYS/badblocks")"
+echo drop > "$REC" 2> /dev/null
+
+# --- Ctrl-C while a state's sectors are bad: a watcher sends the SIGINT
+# once it sees them marked (before the mount, which they may fail, so
+# the check may never run).  sbd-explore runs in the foreground, as a
+# user's would (a background job ignores SIGINT).  None stays bad,
+# nothing stays mounted, the run says it was interrupted.  Had the
+# state failed before the SIGINT was handled (its mount, say), the exit
+# status is 1 and the recording is kept for the reproducer, else 130
+# and it is dropped.
+rm -f "$TMP/lse-int.pid" "$TMP/lse-int.bad"
+(
+	until [ -s "$TMP/lse-int.pid" ]; do sleep 0.01; done
+	pid=$(cat "$TMP/lse-int.pid")
+	while kill -0 "$pid" 2> /dev/null; do
+		# (test -s is no use: a sysfs file's size is always a page.)
+		if [ -n "$(cat "$SBD_SYS/badblocks")" ]; then
+			cat "$SBD_SYS/badblocks" > "$TMP/lse-int.bad"
+			kill -INT "$pid"
+			exit
+		fi
+		sleep 0.01
+	done
+) &
+watcher=$!
+# shellcheck disable=SC2016 # $1 and $@: the inner shell's
+sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$TMP/lse-int.pid" "$EXPLORE" --save "$OUT/lse-int" \
+	--fs ext4 --workload @files --ops 4 --points flush,fua --max-points 3 --random 0 --torn 1 \
+	--fault unreadable --check true > "$OUT/lse-int.out" 2>&1
+rc=$? want_rc=130 want_rec=none
+wait $watcher
+! grep -q '^FAIL (' "$OUT/lse-int.out" || want_rc=1 want_rec=stopped
+expect unreadable-int/exit-status $want_rc "$rc" || sed 's/^/@@ | /' "$OUT/lse-int.out"
+check_output unreadable-int/says-interrupted interrupted cat "$OUT/lse-int.out"
+check unreadable-int/armed-when-interrupted test -s "$TMP/lse-int.bad"
+expect unreadable-int/none-left-bad "" "$(cat "$SBD_SYS/badblocks")"
+check_fails unreadable-int/nothing-mounted grep -q " /dev/sbd0 " /proc/mounts
+expect unreadable-int/recording-kept-if-failed $want_rec "$(cat "$REC")"
 echo drop > "$REC" 2> /dev/null
 
 # --- lose: what the reproducer visits reads back as printed.
