@@ -31,13 +31,15 @@ committed() {
 }
 
 # mark_steps PROGRAM: mark the steps a program prints, one number a line,
-# each once it returned from it: 0, the set-up, is synced and marked
-# "init"; "exit N" (the program failed, as the pipe's writer says) ends
-# the workload with PROGRAM's name.
+# each once it returned from it: 0, the set-up, is marked "init" (the
+# program synced it, sync -f, before it printed 0: it does not wait for
+# the marks, so a sync here would also cover the steps it ran
+# meanwhile); "exit N" (the program failed, as the pipe's writer says)
+# ends the workload with PROGRAM's name.
 mark_steps() {
 	while read -r i; do
 		case $i in
-		0) sync -f . && mark init ;;
+		0) mark init ;;
 		exit*) echo "$1: $i"; exit 1 ;;
 		*) mark "n:$i" ;;
 		esac || exit 1

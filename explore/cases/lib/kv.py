@@ -5,6 +5,7 @@
 #   python3 kv.py check ENGINE               prints how many of k1.. are
 #       there, whole, in order; exits 1 with the reason if they are not a
 #       prefix or a value is wrong
+import subprocess
 import sys
 
 
@@ -46,6 +47,8 @@ def main():
     verb, engine = sys.argv[1], sys.argv[2]
     if verb == "workload":
         put, _, _, close = open_store(engine, sys.argv[3])
+        # The set-up durable before step 1 starts (see mark_steps).
+        subprocess.run(["sync", "-f", "."], check=True)
         print(0, flush=True)
         for i in range(1, int(sys.argv[4]) + 1):
             put(b"k%d" % i, value(i))
