@@ -127,20 +127,24 @@ unload_sbd || fail unload "sbd still loaded"
 
 # --- xfs on two disks: both hold one file system (one UUID), and the
 # jobs' states, one each (a mark under none and under all), are mounted
-# at once: each state's check waits until the other disk is mounted too
-# (at most 300 s, which only a broken explorer makes it wait), and both
-# must pass.
+# at once: each state's check waits until the other disk is mounted too,
+# or until the other check saw this one mounted (it may have unmounted
+# since), at most 300 s, which only a broken explorer makes it wait;
+# both must pass.
 check xfs/load load_sbd ndevices=2 nsectors=655360 cache_mb=32 || return
-cat > "$OUT/both-mounted" <<'BOTH'
-case $SBD_DEV in */sbd0) _other=/dev/sbd1 ;; *) _other=/dev/sbd0 ;; esac
+rm -f "$OUT"/saw-sbd*
+cat > "$OUT/both-mounted" <<BOTH
+case \$SBD_DEV in */sbd0) _me=sbd0 _other=sbd1 ;; *) _me=sbd1 _other=sbd0 ;; esac
 _n=0
-until grep -q "^$_other " /proc/mounts || [ $_n -ge 3000 ]; do
+until grep -q "^/dev/\$_other " /proc/mounts || [ -e "$OUT/saw-\$_other" ] || [ \$_n -ge 3000 ]; do
 	sleep 0.1
-	_n=$((_n + 1))
+	_n=\$((_n + 1))
 done
+! grep -q "^/dev/\$_other " /proc/mounts || : > "$OUT/saw-\$_me"
 BOTH
 explore xfs-jobs 0 --dev /dev/sbd0,/dev/sbd1 --fs xfs --workload @db --ops 2 \
 	--check "sh $OUT/both-mounted" --points mark --max-points 1 --random 0 --torn 0 --no-dedup
 expect xfs-jobs/states "2 2" "$(states xfs-jobs | awk '$3 == "pass" { n++ } END { print NR, n + 0 }')"
+check xfs-jobs/mounted-at-once test -e "$OUT/saw-sbd0" -o -e "$OUT/saw-sbd1"
 expect xfs-jobs/copy-dropped none "$(rec sbd1)"
 unload_sbd || fail unload "sbd still loaded"
