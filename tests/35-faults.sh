@@ -125,8 +125,9 @@ rm -f "$TMP/lse-int.pid" "$TMP/lse-int.bad"
 	pid=$(cat "$TMP/lse-int.pid")
 	while kill -0 "$pid" 2> /dev/null; do
 		# (test -s is no use: a sysfs file's size is always a page.)
-		if [ -n "$(cat "$SBD_SYS/badblocks")" ]; then
-			cat "$SBD_SYS/badblocks" > "$TMP/lse-int.bad"
+		bad=$(cat "$SBD_SYS/badblocks")
+		if [ -n "$bad" ]; then
+			echo "$bad" > "$TMP/lse-int.bad"
 			kill -INT "$pid"
 			exit
 		fi
