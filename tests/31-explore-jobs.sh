@@ -40,7 +40,8 @@ check load load_sbd ndevices=4 sizes=32M,32M,32M,16M hardsect_size=4096 cache_mb
 # journal commit carries it either, however slowly the workload runs.
 # (Spread over flush, fua and mark points, the 3 chosen were no mark
 # at all on a busy machine, where the timer's commits added flushes.)
-STATES="--fs ext4 --mount-opts commit=600 --check @db --points mark --max-points 3 --random 1 --torn 1 --no-dedup -q"
+DEDUPED="--fs ext4 --mount-opts commit=600 --check @db --points mark --max-points 3 --random 1 --torn 1 -q"
+STATES="$DEDUPED --no-dedup"
 
 # --- One job records and explores, and keeps the recording.
 explore one 1 --dev /dev/sbd0 --workload @db-nodirsync --ops 4 --keep $STATES || return
@@ -69,6 +70,19 @@ fi
 explore three 1 --again --dev /dev/sbd0,/dev/sbd1,/dev/sbd2 $STATES
 expect three/same-verdicts "$(states one)" "$(states three)"
 expect three/copies-dropped "none none" "$(rec sbd1) $(rec sbd2)"
+
+# --- Identical states, checked once in the whole run: the jobs share
+# what was checked, so two check and skip as many as one does.
+# counts NAME: "passed failed errors skipped" of NAME's JSON.
+counts() {
+	sed -n 's/.*"passed": \([0-9]*\), "failed": \([0-9]*\), "errors": \([0-9]*\), "skipped": \([0-9]*\),.*/\1 \2 \3 \4/p' \
+		"$OUT/$1.json"
+}
+explore dedup-one 1 --again --dev /dev/sbd0 $DEDUPED
+explore dedup-two 1 --again --dev /dev/sbd0,/dev/sbd1 $DEDUPED
+_one=$(counts dedup-one)
+check dedup/some-skipped test "${_one##* }" -gt 0
+expect dedup/two-check-what-one-checks "$_one" "$(counts dedup-two)"
 
 # --- Refused, with nothing touched.
 _sum3=$(dev_sum /dev/sbd3)
