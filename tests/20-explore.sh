@@ -366,6 +366,26 @@ check_output busybox-db-nodirsync/lost-a-version \
 	'FAIL \([0-9]+ none\).*but version [0-9]+ was committed' cat "$OUT.busybox-db-nodirsync"
 echo drop > $SBD_SYS/record
 EXPLORE=$explore_in_tree
+
+# --- --after-mark: a set-up synced before its mark "ready", and a check
+# that fails every state before any mark.  Without --after-mark the
+# set-up's states are explored (and fail here); with it, none of them.
+# shellcheck disable=SC2016 # expanded by the workload's shell
+SETUP='echo a > a && sync && echo b > b && sync && echo ready > "$SBD_MARK" && echo c > c && sync && echo end > "$SBD_MARK"'
+# shellcheck disable=SC2016 # expanded by the check's shell
+MARKED='[ -n "$SBD_MARK_NAME" ]'
+explore after-mark 0 --fs ext4 --workload "$SETUP" --check "$MARKED" \
+	--after-mark ready --random 0 --torn 0 --keep --json "$OUT/after-mark.json"
+_ready=$(awk '$2 == "mark" && $3 == "ready" { print $1 }' /sys/kernel/debug/sbd/sbd0/points)
+expect after-mark/none-before-it "" \
+	"$(sed -n 's/.*"point": \([0-9]*\),.*/\1/p' "$OUT/after-mark.json" | awk -v r="${_ready:-0}" '$1 < r')"
+check after-mark/states-from-it grep -q "\"point\": $_ready," "$OUT/after-mark.json"
+explore after-mark-not-given 1 --again --fs ext4 --check "$MARKED" --random 0 --torn 0 --keep
+explore after-mark-missing 2 --again --fs ext4 --check true --after-mark nosuch --keep
+check_output after-mark/missing-said '^sbd-explore: --after-mark nosuch: the workload made no mark nosuch \(its marks: ready end\)' \
+	cat "$OUT.after-mark-missing"
+echo drop > $SBD_SYS/record
+refused after-mark-visit 'names one' --fs ext4 --visit '1 none' --after-mark ready
 unload_sbd
 
 # --- xfs with its defaults (bookworm's mkfs.xfs wants 300 MiB).
