@@ -206,8 +206,7 @@ interrupted() {
 	_n=$1 _pf=$2
 	shift 2
 	rm -f "$TMP/$_n.checked"
-	# shellcheck disable=SC2016 # $1 and $@: the inner shell's
-	sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$TMP/$_n.pid" "$EXPLORE" --save "$OUT/$_n" \
+	explore_with_pid "$TMP/$_n.pid" --save "$OUT/$_n" \
 		--check "sh $TMP/int-check $TMP/$_n $_pf" --fs ext4 --workload @files --ops 2 \
 		--points mark --max-points 3 --random 0 --torn 0 --no-dedup "$@" > "$OUT.$_n" 2>&1
 	rc=$?

@@ -109,8 +109,7 @@ fi
 : > "$1.checked"
 INT
 rm -f "$OUT/int.checked"
-# shellcheck disable=SC2016 # $1 and $@: the inner shell's
-sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$OUT/int.pid" "$EXPLORE" --again \
+explore_with_pid "$OUT/int.pid" --again \
 	--dev /dev/sbd0,/dev/sbd1 --fs ext4 --check "sh $OUT/int-check $OUT/int" --points mark \
 	--max-points 4 --random 0 --torn 0 --no-dedup --save "$OUT/int" > "$OUT/int.out" 2>&1
 expect int/exit-130 130 "$?" || sed 's/^/@@ | /' "$OUT/int.out"

@@ -135,8 +135,7 @@ rm -f "$TMP/lse-int.pid" "$TMP/lse-int.bad"
 	done
 ) &
 watcher=$!
-# shellcheck disable=SC2016 # $1 and $@: the inner shell's
-sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$TMP/lse-int.pid" "$EXPLORE" --save "$OUT/lse-int" \
+explore_with_pid "$TMP/lse-int.pid" --save "$OUT/lse-int" \
 	--fs ext4 --workload @files --ops 4 --points flush,fua --max-points 3 --random 0 --torn 1 \
 	--fault unreadable --check true > "$OUT/lse-int.out" 2>&1
 rc=$? want_rc=130 want_rec=none

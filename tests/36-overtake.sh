@@ -144,8 +144,7 @@ expect explore/plain-passes 0 "$rc" || tail -n 20 "$TMP/ovt-plain.out" | sed 's/
 # Interrupted while the workload runs (the workload sends the SIGINT:
 # no timing): the disk gets back the value it had before, not 0.
 echo 7 > "$HOLD"
-# shellcheck disable=SC2016 # $1 and $@: the inner shell's
-sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$TMP/ovt-int.pid" "$EXPLORE" --save "$TMP/ovt-int" \
+explore_with_pid "$TMP/ovt-int.pid" --save "$TMP/ovt-int" \
 	--fs ext4 --points mark --random 0 --torn 0 --hold-writes 1000 --check true \
 	--workload "head -c 4096 /dev/zero > f && kill -INT \$(cat $TMP/ovt-int.pid)" > "$TMP/ovt-int.out" 2>&1
 expect explore/interrupted-exit-130 130 "$?" || tail -n 20 "$TMP/ovt-int.out" | sed 's/^/@@ | /'

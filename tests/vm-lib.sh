@@ -371,6 +371,16 @@ refused() {
 	fi
 }
 
+# explore_with_pid FILE ARGS...: sbd-explore ARGS, its pid in FILE, for
+# a workload or check that interrupts it (kill -INT) at a chosen step
+# rather than after a delay.
+explore_with_pid() {
+	_pidfile=$1
+	shift
+	# shellcheck disable=SC2016 # $1 and $@: the inner shell's
+	sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$_pidfile" "$EXPLORE" "$@"
+}
+
 # model_run NAME BS NOPS SEED [BLOCKS]: a 1 MiB disk of BS-byte blocks,
 # recorded while sbd-model plays NOPS operations (on its first BLOCKS
 # blocks only, if given: overlapping writes), then every state checked
