@@ -46,15 +46,27 @@ mark_steps() {
 	done
 }
 
-# each_step STEP: for I from 1 to OPS, run "STEP I" and mark "n:I" once
-# it returned; a step that fails ends the workload.
+# each_step STEP [BETWEEN]: for I from 1 to OPS, run "STEP I" and mark
+# "n:I" once it returned, then run BETWEEN (what else the machine does
+# before the next step); a step that fails ends the workload.
 each_step() {
 	i=1
 	while [ "$i" -le "$OPS" ]; do
 		"$1" "$i" || exit 1
 		mark "n:$i" || exit 1
+		[ -z "${2:-}" ] || "$2" || exit 1
 		i=$((i + 1))
 	done
+}
+
+# other_fsync: another program on the same file system syncs a file of
+# its own (a log, a database).  Its commit carries everything the file
+# system has noted so far, renames included, but not other files' data
+# still in the page cache: at once what ext4's own commit (every 5 s)
+# or xfs's log work (every 30 s) does later, before the data's
+# writeback (after 30 s).
+other_fsync() {
+	dd if=/dev/zero of=other-program bs=512 count=1 conv=fsync status=none
 }
 
 # answered_ok WHAT CMD...: run a client's CMD, whose answer must be "OK";

@@ -3,7 +3,10 @@
 # rsync.sh: rsync copying a growing tree onto the disk under test.  Step
 # I adds the file sI to the source and rewrites "current"; rsync -a
 # copies the source to dst/.  Each file's content is a function of its
-# step.
+# step.  Between steps another program syncs a file of its own
+# (other_fsync): without it these short runs end before the file system
+# commits a rename on its own, and no state could show a renamed file
+# without its data.
 . "$SBD_CASES/lib/common.sh"
 
 rsync_file() { seq 1 $(($1 * 613 % 9000 + 500)) | sed "s/\$/ of step $1/"; }
@@ -20,7 +23,7 @@ rsync_workload() { # fsync|nofsync
 	[ "$1" = nofsync ] || opt=--fsync
 	mkdir "$SCRATCH/src" dst && sync . || exit 1
 	mark init || exit 1
-	each_step rsync_step
+	each_step rsync_step other_fsync
 	rm -rf "$SCRATCH"
 }
 
