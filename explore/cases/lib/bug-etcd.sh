@@ -20,18 +20,21 @@ etcd_start() {
 		--initial-advertise-peer-urls "$_peer" --initial-cluster "sbd=$_peer" \
 		--listen-metrics-urls "" > "$SCRATCH/etcd.log" 2>&1 &
 	ETCD_PID=$!
-	# Wait until it serves or gives up: replaying the log is part of the
-	# start.  A time limit on a hang, not a measurement.
-	t=0
-	until ETCDCTL_API=3 etcdctl --endpoints "$ETCD_URL" --dial-timeout 1s endpoint health > /dev/null 2>&1; do
-		t=$((t + 1))
-		if [ $t -gt 300 ] || ! kill -0 "$ETCD_PID" 2> /dev/null; then
-			[ $t -le 300 ] || echo "etcd: no answer in 60 s"
-			echo "etcd did not start: $(grep -E '"level":"(error|fatal|panic)"|panic:' "$SCRATCH/etcd.log" | head -n 2 | cut -c1-300 | tr '\n' ' ')"
-			return 1
-		fi
-		sleep 0.2
-	done
+	# Replaying the write-ahead log is part of the start.
+	await_server etcd "$ETCD_PID" etcd_healthy || {
+		echo "etcd did not start: $(etcd_said)"
+		return 1
+	}
+}
+
+# etcd_healthy: etcd answers its health probe.
+etcd_healthy() { ETCDCTL_API=3 etcdctl --endpoints "$ETCD_URL" --dial-timeout 1s endpoint health; }
+
+# etcd_said: why etcd did not serve, from its log (JSON or, 3.4's
+# default, capnslog's "E |" lines): its errors, else its last words.
+etcd_said() {
+	{ grep -E '"level":"(error|fatal|panic)"| [EC] \| |panic:' "$SCRATCH/etcd.log" ||
+		tail -n 2 "$SCRATCH/etcd.log"; } | head -n 2 | cut -c1-300 | tr '\n' ' '
 }
 
 etcd_stop() {
@@ -46,10 +49,16 @@ ectl() { ETCDCTL_API=3 etcdctl --endpoints "$ETCD_URL" --command-timeout 60s "$@
 
 etcd_value() { seq -s , 1 $(($1 * 40)) | sed "s/\$/v$1/"; }
 
+# etcd_workload first|later: with "first", etcd's first start (its
+# write-ahead log made, the member's bootstrap entries written) is
+# explored; with "later" it is part of the set-up, made durable (etcd
+# answered its health probe, then the file system is synced) before the
+# mark "init".
 etcd_workload() {
 	mkdir data && chmod 700 data && sync . || exit 1
-	mark init || exit 1
+	[ "$1" = later ] || mark init || exit 1
 	etcd_start || exit 1
+	[ "$1" = first ] || { sync -f . && mark init; } || exit 1
 	each_step etcd_put
 	etcd_stop
 }

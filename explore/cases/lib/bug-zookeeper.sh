@@ -26,23 +26,22 @@ zk_start() {
 	java -cp "$ZK_CP" -Dzookeeper.log.dir="$SCRATCH" org.apache.zookeeper.server.ZooKeeperServerMain \
 		"$SCRATCH/zoo.cfg" > "$SCRATCH/zk.log" 2>&1 &
 	ZK_PID=$!
-	# Wait until it serves or gives up: loading the snapshot and the log
-	# is part of the start.  A time limit on a hang, not a measurement.
-	t=0
-	until python3 -c 'import socket, sys; s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1); s.sendall(b"srvr"); sys.exit(b"Mode" not in s.recv(4096))' "$ZK_PORT" 2> /dev/null; do
-		t=$((t + 1))
-		if [ $t -gt 600 ] || ! kill -0 "$ZK_PID" 2> /dev/null; then
-			[ $t -le 600 ] || echo "zookeeper: no answer in 60 s"
-			# The server logs through slf4j, which has no binding here:
-			# say what it found instead.
-			wait "$ZK_PID" 2> /dev/null
-			echo "zookeeper did not start (exit $?): $(grep -E 'ERROR|Exception' "$SCRATCH/zk.log" | head -n 2 | tr '\n' ' ')" \
-				"data/version-2: $(cd data/version-2 2> /dev/null && stat -c '%n %s bytes' -- * | tr '\n' ',')"
-			ZK_PID=""
-			return 1
-		fi
-		sleep 0.1
-	done
+	# Loading the snapshot and the log is part of the start.
+	await_server zookeeper "$ZK_PID" zk_serves "$ZK_PORT" || {
+		# The server logs through slf4j, which has no binding here:
+		# say what it found instead.
+		kill "$ZK_PID" 2> /dev/null
+		wait "$ZK_PID" 2> /dev/null
+		echo "zookeeper did not start (exit $?): $(grep -E 'ERROR|Exception' "$SCRATCH/zk.log" | head -n 2 | tr '\n' ' ')" \
+			"data/version-2: $(cd data/version-2 2> /dev/null && stat -c '%n %s bytes' -- * | tr '\n' ',')"
+		ZK_PID=""
+		return 1
+	}
+}
+
+# zk_serves PORT: ZooKeeper answers "srvr" with its mode.
+zk_serves() {
+	python3 -c 'import socket, sys; s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1); s.sendall(b"srvr"); sys.exit(b"Mode" not in s.recv(4096))' "$1"
 }
 
 zk_stop() {

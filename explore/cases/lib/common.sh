@@ -69,6 +69,30 @@ other_fsync() {
 	dd if=/dev/zero of=other-program bs=512 count=1 conv=fsync status=none
 }
 
+# await_server NAME PID PROBE...: wait until the command PROBE succeeds,
+# that is until the server NAME (process PID) serves: loading its files
+# is part of its start.  Says why and fails if the process ended first
+# or no probe succeeded in SBD_SERVER_LIMIT seconds of the clock
+# (default 600): a limit on a hang, not a measurement.  The caller then
+# adds what the server's log says.
+await_server() {
+	_name=$1 _pid=$2
+	shift 2
+	_limit=${SBD_SERVER_LIMIT:-600}
+	_until=$(($(date +%s) + _limit))
+	until "$@" > /dev/null 2>&1; do
+		if ! kill -0 "$_pid" 2> /dev/null; then
+			echo "$_name exited before it served"
+			return 1
+		fi
+		if [ "$(date +%s)" -ge "$_until" ]; then
+			echo "$_name: no answer in $_limit s"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
 # answered_ok WHAT CMD...: run a client's CMD, whose answer must be "OK";
 # else say what WHAT was answered.
 answered_ok() {

@@ -17,31 +17,24 @@ redis_server() {
 	scratch
 	SOCK=$SCRATCH/redis.sock
 	trap 'redis_stop' EXIT
-	redis-server --daemonize yes --port 0 --unixsocket "$SOCK" \
-		--pidfile "$SCRATCH/redis.pid" --logfile "$SCRATCH/redis.log" \
-		--dir "$PWD/data" --save '' "$@" > "$SCRATCH/start.out" 2>&1 ||
-		{ echo "redis-server: $(tail -n 3 "$SCRATCH/start.out")"; exit 2; }
-	# Wait until it answers or gives up: loading its files is part of
-	# the start.  The limit is a time limit on a hang, not a measurement.
-	t=0
-	until [ "$(redis-cli -s "$SOCK" ping 2> /dev/null)" = PONG ]; do
-		t=$((t + 1))
-		if [ $t -gt 600 ] || ! kill -0 "$(cat "$SCRATCH/redis.pid" 2> /dev/null)" 2> /dev/null; then
-			[ $t -le 600 ] || echo "redis-server: no answer in 60 s"
-			echo "redis-server did not start: $(grep -v '^ *$' "$SCRATCH/redis.log" | tail -n 3 | tr '\n' ' ')"
-			return 1
-		fi
-		sleep 0.1
-	done
+	redis-server --port 0 --unixsocket "$SOCK" --logfile "$SCRATCH/redis.log" \
+		--dir "$PWD/data" --save '' "$@" > "$SCRATCH/start.out" 2>&1 &
+	REDIS_PID=$!
+	await_server redis-server "$REDIS_PID" redis_pong || {
+		echo "redis-server did not start: $(cat "$SCRATCH/start.out" "$SCRATCH/redis.log" 2> /dev/null |
+			grep -v '^ *$' | tail -n 3 | tr '\n' ' ')"
+		return 1
+	}
 }
+
+redis_pong() { [ "$(redis-cli -s "$SOCK" ping 2> /dev/null)" = PONG ]; }
 
 redis_stop() {
 	[ -n "${SOCK:-}" ] || return 0
-	pid=$(cat "$SCRATCH/redis.pid" 2> /dev/null)
-	redis-cli -s "$SOCK" shutdown nosave > /dev/null 2>&1
+	redis-cli -s "$SOCK" shutdown nosave > /dev/null 2>&1 || kill "$REDIS_PID" 2> /dev/null
 	# Shutting down finishes with the AOF's last fsync: wait for the
 	# process to end, so that nothing holds the mount.
-	while [ -n "$pid" ] && kill -0 "$pid" 2> /dev/null; do sleep 0.1; done
+	wait "$REDIS_PID" 2> /dev/null
 	rm -rf "$SCRATCH"
 	SOCK=""
 }
