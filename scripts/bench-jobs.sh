@@ -9,6 +9,10 @@
 #   JOBS=2         the jobs to compare with one (at most VM_CPUS)
 #   ROUNDS=2       each way this many times, alternating
 #   OPS=12         the @db-nodirsync workload's size
+#   CASE=NAME      an application case of the corpus instead, in the
+#                  full Debian root (run-apps.sh, tests/apps/bench-jobs.sh):
+#                  its states after "init", 12 points, one random and one
+#                  torn seed, on ext4; two jobs, ROUNDS rounds
 #
 # Measure on an idle host: every vCPU is a host thread, and the jobs
 # can only go as fast as the host's free cores let them.
@@ -18,6 +22,20 @@ need_root
 export KERNELS=${KERNELS:-6.12}
 res=$SBD_ROOT/bench/results-explore
 mkdir -p "$res"
+if [ -n "${CASE:-}" ]; then
+	out=$SBD_OUT/bench-jobs-case
+	mkdir -p "$out"
+	BENCH_CASE=$CASE BENCH_ROUNDS=${ROUNDS:-2} TESTS=bench-jobs.sh SBD_OUT=$out \
+		"$SBD_ROOT/scripts/run-apps.sh" | tee "$out/run.log"
+	rc=${PIPESTATUS[0]}
+	for tier in $(kernel_tiers); do
+		{
+			echo "sbd-explore --jobs, application case $CASE, $tier, ${VM_CPUS:-2} vCPUs, commit $(git -C "$SBD_ROOT" rev-parse --short HEAD), command: KERNELS=$KERNELS CASE=$CASE ROUNDS=${ROUNDS:-2} scripts/bench-jobs.sh"
+			grep -a '^@@ bench' "$out/apps/$tier/console.log" | sed 's/\r$//; s/^@@ bench //'
+		} | tee "$res/jobs-$CASE-$tier.txt"
+	done
+	exit "$rc"
+fi
 "$SBD_ROOT/scripts/install-deps.sh"
 for tier in $(kernel_tiers); do
 	out=$SBD_OUT/bench-jobs/$tier
