@@ -27,13 +27,28 @@ etcd_start() {
 	}
 }
 
-# etcd_healthy: etcd answers its health probe.
-etcd_healthy() { ETCDCTL_API=3 etcdctl --endpoints "$ETCD_URL" --dial-timeout 1s endpoint health; }
+# etcd_healthy: etcd answers its health probe.  A member restarted from
+# a write-ahead log with no entries at all has no voter, itself
+# included, and nothing to replay that would add one: it can never
+# serve, and says so only with "publish error" lines, forever.  It is
+# stopped at once rather than waited for.
+etcd_healthy() {
+	if grep -q 'etcdserver: restarting member .* at commit index 0' "$SCRATCH/etcd.log" &&
+		grep -q 'newRaft .*\[peers: \[\], .* lastindex: 0,' "$SCRATCH/etcd.log"; then
+		echo "it restarted the member from a write-ahead log with no entries: no voter, it can never serve" \
+			> "$SCRATCH/hopeless"
+		kill "$ETCD_PID"
+		return 1
+	fi
+	ETCDCTL_API=3 etcdctl --endpoints "$ETCD_URL" --dial-timeout 1s endpoint health
+}
 
-# etcd_said: why etcd did not serve, from its log (JSON or, 3.4's
-# default, capnslog's "E |" lines): its errors, else its last words.
+# etcd_said: why etcd did not serve: the check's own diagnosis, else
+# from its log (JSON or, 3.4's default, capnslog's "E |" lines) its
+# errors, else its last words.
 etcd_said() {
-	{ grep -E '"level":"(error|fatal|panic)"| [EC] \| |panic:' "$SCRATCH/etcd.log" ||
+	{ cat "$SCRATCH/hopeless" 2> /dev/null ||
+		grep -E '"level":"(error|fatal|panic)"| [EC] \| |panic:' "$SCRATCH/etcd.log" ||
 		tail -n 2 "$SCRATCH/etcd.log"; } | head -n 2 | cut -c1-300 | tr '\n' ' '
 }
 
