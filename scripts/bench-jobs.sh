@@ -12,7 +12,9 @@
 #   CASE=NAME      an application case of the corpus instead, in the
 #                  full Debian root (run-apps.sh, tests/apps/bench-jobs.sh):
 #                  its states after "init", 12 points, one random and one
-#                  torn seed, on ext4; two jobs, ROUNDS rounds
+#                  torn seed, on ext4; two jobs, ROUNDS rounds;
+#                  LOCAL=1: the root's programs in the guest's memory
+#                  first, not read over 9p (tests/apps/bench-jobs.sh)
 #
 # Measure on an idle host: every vCPU is a host thread, and the jobs
 # can only go as fast as the host's free cores let them.
@@ -25,12 +27,12 @@ mkdir -p "$res"
 if [ -n "${CASE:-}" ]; then
 	out=$SBD_OUT/bench-jobs-case
 	mkdir -p "$out"
-	BENCH_CASE=$CASE BENCH_ROUNDS=${ROUNDS:-2} TESTS=bench-jobs.sh SBD_OUT=$out \
+	BENCH_CASE=$CASE BENCH_ROUNDS=${ROUNDS:-2} BENCH_LOCAL=${LOCAL:-0} TESTS=bench-jobs.sh SBD_OUT=$out \
 		"$SBD_ROOT/scripts/run-apps.sh" | tee "$out/run.log"
 	rc=${PIPESTATUS[0]}
 	for tier in $(kernel_tiers); do
 		{
-			echo "sbd-explore --jobs, application case $CASE, $tier, ${VM_CPUS:-2} vCPUs, commit $(git -C "$SBD_ROOT" rev-parse --short HEAD), command: KERNELS=$KERNELS CASE=$CASE ROUNDS=${ROUNDS:-2} scripts/bench-jobs.sh"
+			echo "sbd-explore --jobs, application case $CASE, $tier, ${VM_CPUS:-2} vCPUs, commit $(git -C "$SBD_ROOT" rev-parse --short HEAD), command: KERNELS=$KERNELS CASE=$CASE ROUNDS=${ROUNDS:-2} LOCAL=${LOCAL:-0} scripts/bench-jobs.sh"
 			grep -a '^@@ bench' "$out/apps/$tier/console.log" | sed 's/\r$//; s/^@@ bench //'
 		} | tee "$res/jobs-$CASE-$tier.txt"
 	done

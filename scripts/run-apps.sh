@@ -43,7 +43,7 @@ corpus=""
 [ -z "${CORPUS_CASES:-}" ] || corpus="$corpus SBD_CORPUS_CASES=$CORPUS_CASES"
 [ -z "${CORPUS_JOBS:-}" ] || corpus="$corpus SBD_CORPUS_JOBS=$CORPUS_JOBS"
 # (scripts/bench-jobs.sh's CASE=: tests/apps/bench-jobs.sh)
-[ -z "${BENCH_CASE:-}" ] || corpus="$corpus SBD_BENCH_CASE=$BENCH_CASE SBD_BENCH_ROUNDS=${BENCH_ROUNDS:-2}"
+[ -z "${BENCH_CASE:-}" ] || corpus="$corpus SBD_BENCH_CASE=$BENCH_CASE SBD_BENCH_ROUNDS=${BENCH_ROUNDS:-2} SBD_BENCH_LOCAL=${BENCH_LOCAL:-0}"
 if [ -n "$corpus" ]; then
 	export VM_APPEND="console=ttyS0 quiet loglevel=1 panic=-1 oops=panic $corpus AREA_TIMEOUT=36000"
 	export VM_TIMEOUT=${VM_TIMEOUT:-36000}
