@@ -90,6 +90,7 @@ _rc=$?
 sed 's/^/@@ | /' "$_int.out"
 expect int/exit-130 130 "$_rc"
 check int/case-failed grep -q '^FAIL first/ext4: interrupted' "$_int.out"
+expect int/one-line-counted "0 passed, 1 failed, 0 skipped" "$(tail -n 1 "$_int.out")"
 check_fails int/next-case-not-run grep -q 'second/' "$_int.out"
 check_fails int/nothing-mounted grep -q "^/dev/sbd[01] " /proc/mounts
 expect int/recordings-dropped "none none" \
