@@ -34,7 +34,7 @@ if [ -n "${CASE:-}" ]; then
 		{
 			echo "sbd-explore --jobs, application case $CASE, $tier, ${VM_CPUS:-2} vCPUs, commit $(git -C "$SBD_ROOT" rev-parse --short HEAD), command: KERNELS=$KERNELS CASE=$CASE ROUNDS=${ROUNDS:-2} LOCAL=${LOCAL:-0} scripts/bench-jobs.sh"
 			grep -a '^@@ bench' "$out/apps/$tier/console.log" | sed 's/\r$//; s/^@@ bench //'
-		} | tee "$res/jobs-$CASE-$tier.txt"
+		} | tee "$res/jobs-$CASE-$tier$([ "${LOCAL:-0}" = 0 ] || echo -local).txt"
 	done
 	exit "$rc"
 fi
