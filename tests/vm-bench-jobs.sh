@@ -21,9 +21,7 @@ $EXPLORE --dev /dev/sbd0 --workload @db-nodirsync --ops "$OPS" --keep $OPTS \
 one() {
 	# shellcheck disable=SC2086 # $OPTS: options, split on purpose
 	$EXPLORE --again --dev "$2" --jobs "$3" $OPTS --json /tmp/j.json > /tmp/j.out 2>&1
-	_st=$(sed -n 's/.*"states": \([0-9]*\),.*/\1/p' /tmp/j.json)
-	_s=$(sed -n 's/.*"seconds": \([0-9.]*\),.*/\1/p' /tmp/j.json)
-	echo "@@ bench jobs $3 states $_st seconds $_s states/min $(echo "$_st $_s" | awk '{ printf "%.1f", $1 * 60 / $2 }')"
+	bench_jobs_line "$3" /tmp/j.json
 }
 r=0
 while [ $r -lt "$ROUNDS" ]; do

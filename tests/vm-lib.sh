@@ -227,6 +227,15 @@ dev_sum() {
 
 # stat_value FILE NAME: the value of the "NAME value" line of FILE
 # (cache_stats, record_stats).
+# bench_jobs_line JOBS JSON: the console line of one sbd-explore run
+# with JOBS jobs (bench-jobs.sh), from its --json: states, its own
+# seconds (the exploration alone) and their rate.
+bench_jobs_line() {
+	_st=$(sed -n 's/.*"states": \([0-9]*\),.*/\1/p' "$2")
+	_s=$(sed -n 's/.*"seconds": \([0-9.]*\),.*/\1/p' "$2")
+	echo "@@ bench jobs $1 states $_st seconds $_s states/min $(echo "$_st $_s" | awk '{ printf "%.1f", $1 * 60 / $2 }')"
+}
+
 stat_value() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
 # write_refused NAME FILE TEXT: writing TEXT to the sysfs FILE fails

@@ -38,9 +38,7 @@ check record explore_case --dev /dev/sbd0 --workload "sh '$_case/workload'" --ke
 # line of the console and the states' verdicts in $TMP/verdicts.JOBS.
 one() {
 	explore_case --again --dev "$2" --jobs "$1" --json "$TMP/j.json" > "$TMP/j.out" 2>&1
-	_st=$(sed -n 's/.*"states": \([0-9]*\),.*/\1/p' "$TMP/j.json")
-	_s=$(sed -n 's/.*"seconds": \([0-9.]*\),.*/\1/p' "$TMP/j.json")
-	echo "@@ bench jobs $1 states $_st seconds $_s states/min $(echo "$_st $_s" | awk '{ printf "%.1f", $1 * 60 / $2 }')"
+	bench_jobs_line "$1" "$TMP/j.json"
 	grep '"point": ' "$TMP/j.json" | sed 's/,$//' | sort > "$TMP/verdicts.$1"
 }
 _r=0
